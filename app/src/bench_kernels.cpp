@@ -1,0 +1,224 @@
+// `gsflow bench kernels`: times softmax, log-softmax, Gumbel-softmax and the flow step on every ISA
+// path, LibTorch 1.13's softmax on the same buffers, and a memcpy of the same bytes, all in this
+// process, and prints elements/ns with ratios to memcpy and LibTorch (medians of repeated calls).
+#include "bench_kernels.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <functional>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <random>
+#include <vector>
+
+#include "gsflow/engine/kernels.hpp"
+#include "gsflow/models/torch_baseline.hpp"
+
+namespace gsflow::app {
+
+namespace {
+
+using engine::Isa;
+using engine::KernelOp;
+using engine::KernelOptions;
+using engine::Kernels;
+using engine::WideAlgorithm;
+
+struct BenchOptions {
+  bool json = false;          // one JSON object on stdout instead of the table
+  bool quick = false;         // fewer repetitions (smoke test)
+  int threads = 1;            // kernel and LibTorch threads
+  double min_seconds = 0.25;  // per measurement
+};
+
+// Median seconds per call of fn, after one warm-up call, over at least 5 calls and min_seconds.
+double median_seconds(const std::function<void()>& fn, double min_seconds) {
+  fn();
+  std::vector<double> times;
+  const auto start = std::chrono::steady_clock::now();
+  while (times.size() < 5 ||
+         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() <
+             min_seconds) {
+    const auto t0 = std::chrono::steady_clock::now();
+    fn();
+    times.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    if (times.size() >= 1000) break;
+  }
+  std::nth_element(times.begin(), times.begin() + times.size() / 2, times.end());
+  return times[times.size() / 2];
+}
+
+struct Result {
+  std::string op;
+  std::size_t k, n;
+  int threads;
+  std::string isa;
+  std::string kernel;
+  double elem_per_ns;
+  std::optional<double> vs_memcpy, vs_libtorch;
+};
+
+struct Buffers {
+  std::vector<float> x, p, y;
+  Buffers(std::size_t n, std::size_t k) : x(n), p(n), y(n) {
+    std::mt19937 rng(12345);
+    std::uniform_real_distribution<float> logit(-5.0f, 5.0f);
+    for (auto& v : x) v = logit(rng);
+    // p and the flow-step state must be distributions: make rows of softmax-like positive values.
+    std::uniform_real_distribution<float> pos(0.01f, 1.0f);
+    for (auto& v : p) v = pos(rng);
+    for (std::size_t r = 0; r < n / k; ++r) {
+      float s = 0;
+      for (std::size_t c = 0; c < k; ++c) s += p[r * k + c];
+      for (std::size_t c = 0; c < k; ++c) p[r * k + c] /= s;
+    }
+    std::fill(y.begin(), y.end(), 0.0f);  // touch every page before timing
+  }
+};
+
+std::vector<Isa> isas_here() {
+  std::vector<Isa> out;
+  for (Isa isa : {Isa::avx512, Isa::avx2, Isa::reference})
+    if (engine::isa_supported(isa)) out.push_back(isa);
+  return out;
+}
+
+void run(const BenchOptions& opt) {
+  models::torch_set_threads(opt.threads);
+  const double min_s = opt.quick ? 0.02 : opt.min_seconds;
+  std::vector<Result> results;
+  const std::size_t sizes[] = {std::size_t{1} << 22,
+                               std::size_t{1} << 15};  // out of cache, in cache
+  const std::size_t ks[] = {4, 20, 64, 1024};
+
+  auto add = [&](Result r) {
+    if (!opt.json)
+      std::cerr << fmt::format(
+          "  {:<15} k={:<6} n={:<8} {:<7} {:>7.3f} elem/ns{}{}\n", r.op, r.k, r.n, r.isa,
+          r.elem_per_ns, r.vs_memcpy ? fmt::format("  {:5.2f}x memcpy", *r.vs_memcpy) : "",
+          r.vs_libtorch ? fmt::format("  {:6.2f}x libtorch", *r.vs_libtorch) : "");
+    results.push_back(std::move(r));
+  };
+
+  for (std::size_t n_target : sizes) {
+    for (std::size_t k : ks) {
+      const std::size_t rows = n_target / k, n = rows * k;
+      Buffers b(n, k);
+      const engine::ConstRows x{b.x.data(), rows, k, k};
+      const engine::ConstRows p{b.p.data(), rows, k, k};
+      const engine::Rows y{b.y.data(), rows, k, k};
+      auto rate = [&](const std::function<void()>& fn) {
+        return n / (median_seconds(fn, min_s) * 1e9);
+      };
+
+      const double memcpy_rate =
+          rate([&] { std::memcpy(b.y.data(), b.x.data(), n * sizeof(float)); });
+      add({"memcpy", k, n, 1, "-", "memcpy", memcpy_rate, 1.0, std::nullopt});
+      const double torch_softmax =
+          rate([&] { models::torch_softmax(b.x.data(), b.y.data(), rows, k); });
+      add({"softmax", k, n, opt.threads, "libtorch", "at::_softmax_out", torch_softmax,
+           torch_softmax / memcpy_rate, 1.0});
+      const double torch_log =
+          rate([&] { models::torch_log_softmax(b.x.data(), b.y.data(), rows, k); });
+      add({"log_softmax", k, n, opt.threads, "libtorch", "at::_log_softmax_out", torch_log,
+           torch_log / memcpy_rate, 1.0});
+      const double torch_gumbel =
+          rate([&] { models::torch_gumbel_softmax(b.x.data(), b.y.data(), rows, k, 1.0f); });
+      add({"gumbel_softmax", k, n, opt.threads, "libtorch", "rand+log+softmax", torch_gumbel,
+           torch_gumbel / memcpy_rate, 1.0});
+
+      for (Isa isa : isas_here()) {
+        // The double reference is ~50x slower; time it on the in-cache size only.
+        if (isa == Isa::reference && n_target > (std::size_t{1} << 15)) continue;
+        const Kernels kern(KernelOptions{.isa = isa, .threads = opt.threads});
+        const std::string isa_s = engine::isa_name(isa);
+        auto ours = [&](KernelOp op, const std::function<void()>& fn, std::optional<double> torch) {
+          const double r = rate(fn);
+          add({engine::op_name(op), k, n, opt.threads, isa_s, kern.kernel_name(op, k), r,
+               r / memcpy_rate, torch ? std::optional<double>(r / *torch) : std::nullopt});
+        };
+        ours(
+            KernelOp::softmax, [&] { kern.softmax(x, y); }, torch_softmax);
+        ours(
+            KernelOp::log_softmax, [&] { kern.log_softmax(x, y); }, torch_log);
+        ours(
+            KernelOp::gumbel_softmax, [&] { kern.gumbel_softmax(x, y, 1.0f, {.seed = 1}); },
+            torch_gumbel);
+        ours(
+            KernelOp::flow_step, [&] { kern.flow_step(p, x, y, 0.05f); }, std::nullopt);
+      }
+    }
+  }
+
+  // Large K: the two-pass (online normaliser) and three-pass softmax, out of cache.
+  {
+    const std::size_t k = 50000, rows = (std::size_t{1} << 22) / k, n = rows * k;
+    Buffers b(n, k);
+    const engine::ConstRows x{b.x.data(), rows, k, k};
+    const engine::Rows y{b.y.data(), rows, k, k};
+    auto rate = [&](const std::function<void()>& fn) {
+      return n / (median_seconds(fn, min_s) * 1e9);
+    };
+    const double memcpy_rate =
+        rate([&] { std::memcpy(b.y.data(), b.x.data(), n * sizeof(float)); });
+    add({"memcpy", k, n, 1, "-", "memcpy", memcpy_rate, 1.0, std::nullopt});
+    const double torch_softmax =
+        rate([&] { models::torch_softmax(b.x.data(), b.y.data(), rows, k); });
+    add({"softmax", k, n, opt.threads, "libtorch", "at::_softmax_out", torch_softmax,
+         torch_softmax / memcpy_rate, 1.0});
+    for (Isa isa : isas_here()) {
+      if (isa == Isa::reference) continue;
+      for (WideAlgorithm w : {WideAlgorithm::two_pass, WideAlgorithm::three_pass}) {
+        const Kernels kern(KernelOptions{.isa = isa, .threads = opt.threads, .wide = w});
+        const double r = rate([&] { kern.softmax(x, y); });
+        add({"softmax", k, n, opt.threads, engine::isa_name(isa),
+             kern.kernel_name(KernelOp::softmax, k), r, r / memcpy_rate, r / torch_softmax});
+      }
+    }
+  }
+
+  if (opt.json) {
+    nlohmann::json out;
+    out["torch_version"] = models::torch_version();
+    out["best_isa"] = engine::isa_name(engine::detect_best_isa());
+    auto& arr = out["results"] = nlohmann::json::array();
+    for (const auto& r : results) {
+      nlohmann::json j{{"op", r.op},
+                       {"k", r.k},
+                       {"n", r.n},
+                       {"threads", r.threads},
+                       {"isa", r.isa},
+                       {"kernel", r.kernel},
+                       {"elem_per_ns", r.elem_per_ns}};
+      j["vs_memcpy"] = r.vs_memcpy ? nlohmann::json(*r.vs_memcpy) : nlohmann::json(nullptr);
+      j["vs_libtorch"] = r.vs_libtorch ? nlohmann::json(*r.vs_libtorch) : nlohmann::json(nullptr);
+      arr.push_back(std::move(j));
+    }
+    std::cout << out.dump(1) << "\n";
+  }
+}
+
+}  // namespace
+
+void add_bench_kernels(CLI::App& bench) {
+  auto opt = std::make_shared<BenchOptions>();
+  auto* cmd = bench.add_subcommand(
+      "kernels", "Softmax-family kernels vs memcpy and LibTorch (medians, same run)");
+  cmd->add_flag("--json", opt->json, "Print one JSON object on stdout");
+  cmd->add_flag("--quick", opt->quick, "Few repetitions: a smoke test, not a measurement");
+  cmd->add_option("--threads", opt->threads, "Threads for our kernels and LibTorch")
+      ->check(CLI::Range(1, 256));
+  cmd->callback([opt] {
+    if (!opt->json)
+      std::cerr << fmt::format(
+          "gsflow bench kernels: best ISA {}, LibTorch {}, {} thread(s); medians\n",
+          engine::isa_name(engine::detect_best_isa()), models::torch_version(), opt->threads);
+    run(*opt);
+  });
+}
+
+}  // namespace gsflow::app

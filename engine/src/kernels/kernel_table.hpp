@@ -1,0 +1,52 @@
+// Internal kernel ABI: every operation has the same raw signature over a block of rows, so the
+// dispatcher can split any op across threads by adjusting pointers and the noise row offset.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "gsflow/engine/kernels.hpp"
+
+namespace gsflow::engine::kernels {
+
+// Arguments of one call on a block of rows. Unused members are ignored by an op. Nothing is
+// allocated or thrown inside a kernel; preconditions are asserted.
+struct RowArgs {
+  const float* x = nullptr;  // input rows (logits, x1, or the current state x)
+  std::size_t ldx = 0;
+  const float* p = nullptr;  // second input rows (flow_step: the denoiser's probabilities)
+  std::size_t ldp = 0;
+  float* y = nullptr;  // output rows (logsumexp: one float per row)
+  std::size_t ldy = 0;
+  std::size_t rows = 0;
+  std::size_t k = 0;
+  float a = 1.0f;  // gumbel: scale of x; flow_step: delta
+  float b = 1.0f;  // gumbel: scale of the noise
+  std::uint64_t seed = 0;
+  std::uint64_t stream = 0;
+  std::uint64_t first_row = 0;  // global row index of row 0 (noise counter)
+  WideAlgorithm wide = WideAlgorithm::automatic;
+};
+
+using RowKernel = void (*)(const RowArgs&);
+
+inline constexpr int kOpCount = 5;
+
+struct KernelTable {
+  Isa isa;
+  RowKernel op[kOpCount];  // indexed by KernelOp
+  // Layout suffix used to name the variant that handles width k ("k4", "lanes", "rows_2pass", ...).
+  const char* (*layout)(std::size_t k, WideAlgorithm wide);
+};
+
+const KernelTable& reference_table();
+// nullptr when the binary was built without that path.
+const KernelTable* avx2_table();
+const KernelTable* avx512_table();
+
+// The large-K algorithm used when the caller asks for `automatic` (measured: docs/benchmarks.md).
+inline WideAlgorithm resolve_wide(WideAlgorithm w) {
+  return w == WideAlgorithm::automatic ? WideAlgorithm::two_pass : w;
+}
+
+}  // namespace gsflow::engine::kernels

@@ -1,0 +1,385 @@
+// The softmax-family kernels written once over register traits V. Every op is a Source (what z is:
+// x, a*x + b*gumbel, log x + delta*p) followed by max / sum-of-exp and a Sink (softmax,
+// log-softmax, logsumexp). Two layouts:
+//  - lanes: K = 4C <= 64. Each 4-lane group holds one row (V::G rows per register, C registers per
+//    row block), so max and sum need two in-group shuffles, never a horizontal reduction.
+//  - wide: any other K. One row at a time along the row with a masked tail; pass 1 writes z into y
+//    so that an expensive source (Gumbel noise, log) is evaluated once. Then either the online
+//    normaliser (two-pass) or max, sum and scale passes (three-pass).
+#pragma once
+
+#include <cassert>
+#include <cstring>
+#include <limits>
+
+#include "kernels/kernel_table.hpp"
+#include "kernels/simd_math.hpp"
+
+namespace {
+
+using gsflow::engine::WideAlgorithm;
+using gsflow::engine::kernels::KernelTable;
+using gsflow::engine::kernels::RowArgs;
+
+constexpr float kNegInf = -std::numeric_limits<float>::infinity();
+constexpr int kMaxLaneK = 64;
+
+// V::G consecutive rows of the lanes layout.
+struct LaneBlock {
+  const float* x;
+  std::size_t ldx;
+  const float* p;
+  std::size_t ldp;
+  float* y;  // per-element sinks: row g at y + g * ldy; logsumexp: y[g]
+  std::size_t ldy;
+  std::uint32_t row0;  // global row index of the first row (noise counter)
+};
+
+// One row of the wide layout.
+struct WideRow {
+  const float* x;
+  const float* p;
+  float* y;
+  std::uint32_t row;
+};
+
+// Chunk j (columns 4j..4j+3) of each row of a block; one plain load when rows are 4 floats apart.
+template <class V, int C>
+GSFLOW_SIMD_INLINE typename V::F load_chunk(const float* base, std::size_t ld, int j) {
+  if (C == 1 && ld == 4) return V::load(base);
+  return V::gather_groups(base + 4 * j, ld);
+}
+
+// ---- Sources: z for chunk j of a lane block, or for columns c..c+W-1 of a wide row.
+template <class V>
+struct PlainSource {
+  using F = typename V::F;
+  static constexpr bool expensive = false;  // cheaper to re-read than to store and reload
+  const RowArgs& a;
+  template <int C>
+  GSFLOW_SIMD_INLINE F lanes(const LaneBlock& b, int j) const {
+    return load_chunk<V, C>(b.x, b.ldx, j);
+  }
+  GSFLOW_SIMD_INLINE F wide(const WideRow& w, std::size_t c) const { return V::load(w.x + c); }
+  GSFLOW_SIMD_INLINE F wide_tail(const WideRow& w, std::size_t c, int n) const {
+    return V::load_n(w.x + c, n, 0.0f);
+  }
+};
+
+template <class V>
+struct GumbelSource {
+  using F = typename V::F;
+  using I = typename V::I;
+  static constexpr bool expensive = true;
+  const RowArgs& a;
+  I key = V::set_groups(static_cast<std::uint32_t>(a.seed), 0,
+                        static_cast<std::uint32_t>(a.seed >> 32), 0);
+  std::uint32_t s_lo = static_cast<std::uint32_t>(a.stream);
+  std::uint32_t s_hi = static_cast<std::uint32_t>(a.stream >> 32);
+  I row_iota = V::group_iota(1);  // lane-layout groups are consecutive rows
+  I col_iota = V::group_iota(0);  // wide-layout groups are consecutive 4-column blocks
+
+  GSFLOW_SIMD_INLINE F mix(F x, I ctr) const {
+    return V::fmadd(V::set1(a.a), x, V::mul(V::set1(a.b), vgumbel<V>(vphilox<V>(ctr, key))));
+  }
+  template <int C>
+  GSFLOW_SIMD_INLINE F lanes(const LaneBlock& b, int j) const {
+    const I ctr =
+        V::add_i(V::set_groups(static_cast<std::uint32_t>(j), b.row0, s_lo, s_hi), row_iota);
+    return mix(load_chunk<V, C>(b.x, b.ldx, j), ctr);
+  }
+  GSFLOW_SIMD_INLINE I wide_ctr(const WideRow& w, std::size_t c) const {
+    return V::add_i(V::set_groups(static_cast<std::uint32_t>(c / 4), w.row, s_lo, s_hi), col_iota);
+  }
+  GSFLOW_SIMD_INLINE F wide(const WideRow& w, std::size_t c) const {
+    return mix(V::load(w.x + c), wide_ctr(w, c));
+  }
+  GSFLOW_SIMD_INLINE F wide_tail(const WideRow& w, std::size_t c, int n) const {
+    return mix(V::load_n(w.x + c, n, 0.0f), wide_ctr(w, c));
+  }
+};
+
+template <class V>
+struct FlowSource {
+  using F = typename V::F;
+  static constexpr bool expensive = true;
+  const RowArgs& a;
+  template <int C>
+  GSFLOW_SIMD_INLINE F lanes(const LaneBlock& b, int j) const {
+    return V::fmadd(V::set1(a.a), load_chunk<V, C>(b.p, b.ldp, j),
+                    vlog<V>(load_chunk<V, C>(b.x, b.ldx, j)));
+  }
+  GSFLOW_SIMD_INLINE F wide(const WideRow& w, std::size_t c) const {
+    return V::fmadd(V::set1(a.a), V::load(w.p + c), vlog<V>(V::load(w.x + c)));
+  }
+  GSFLOW_SIMD_INLINE F wide_tail(const WideRow& w, std::size_t c, int n) const {
+    return V::fmadd(V::set1(a.a), V::load_n(w.p + c, n, 0.0f),
+                    vlog<V>(V::load_n(w.x + c, n, 1.0f)));
+  }
+};
+
+// ---- Sinks: from the normaliser s compute a factor once, then each output from d = z - m and
+// e = exp(d). Softmax and log-softmax write every element; logsumexp writes m + log s per row.
+template <class V>
+struct SoftmaxSink {
+  using F = typename V::F;
+  static constexpr bool per_element = true;
+  static constexpr bool needs_exp = true;
+  GSFLOW_SIMD_INLINE static F factor(F s) { return V::div(V::set1(1.0f), s); }
+  GSFLOW_SIMD_INLINE static F element(F, F e, F inv_s) { return V::mul(e, inv_s); }
+};
+
+template <class V>
+struct LogSoftmaxSink {
+  using F = typename V::F;
+  static constexpr bool per_element = true;
+  static constexpr bool needs_exp = false;
+  GSFLOW_SIMD_INLINE static F factor(F s) { return vlog<V, false>(s); }  // s in [1, K]: normal
+  // (z - m) - log s rather than z - (m + log s): exact d keeps the error at the size of log s.
+  GSFLOW_SIMD_INLINE static F element(F d, F, F log_s) { return V::sub(d, log_s); }
+};
+
+template <class V>
+struct LogSumExpSink {
+  using F = typename V::F;
+  static constexpr bool per_element = false;
+  static constexpr bool needs_exp = false;
+  GSFLOW_SIMD_INLINE static F factor(F s) { return vlog<V, false>(s); }  // s in [1, K]: normal
+  GSFLOW_SIMD_INLINE static F element(F d, F, F) { return d; }
+};
+
+// ---- Lanes layout. U independent blocks are processed together so that their dependency chains
+// (Philox rounds, log and exp polynomials) interleave; each lane sees the same instruction
+// sequence whatever U is, so results do not depend on how rows are grouped.
+template <class V, int C, int U, class Src, class Snk>
+GSFLOW_SIMD_INLINE void lane_blocks(const Src& src, const LaneBlock* b) {
+  using F = typename V::F;
+  F d[U][C], e[U][C], m[U], s[U], f[U];
+  for (int u = 0; u < U; ++u)
+    for (int j = 0; j < C; ++j) d[u][j] = src.template lanes<C>(b[u], j);
+  for (int u = 0; u < U; ++u) {
+    m[u] = d[u][0];
+    for (int j = 1; j < C; ++j) m[u] = V::max(m[u], d[u][j]);
+    m[u] = V::max4(m[u]);
+    s[u] = V::zero();
+  }
+  for (int j = 0; j < C; ++j)
+    for (int u = 0; u < U; ++u) {
+      d[u][j] = V::sub(d[u][j], m[u]);
+      e[u][j] = vexp<V>(d[u][j]);
+      s[u] = V::add(s[u], e[u][j]);
+    }
+  for (int u = 0; u < U; ++u) f[u] = Snk::factor(V::sum4(s[u]));
+  for (int u = 0; u < U; ++u) {
+    if constexpr (Snk::per_element) {
+      for (int j = 0; j < C; ++j) {
+        const F out = Snk::element(d[u][j], e[u][j], f[u]);
+        if (C == 1 && b[u].ldy == 4)
+          V::store(b[u].y, out);
+        else
+          V::scatter_groups(b[u].y + 4 * j, b[u].ldy, out);
+      }
+    } else {
+      alignas(64) float out[V::W];
+      V::store(out, V::add(m[u], f[u]));
+      for (int g = 0; g < V::G; ++g) b[u].y[g] = out[4 * g];
+    }
+  }
+}
+
+template <class V, int C, class Src, class Snk>
+void lanes(const RowArgs& a, const Src& src) {
+  constexpr int G = V::G;
+  constexpr std::size_t K = 4 * C;
+  const std::size_t full = a.rows / G * G;
+  const std::size_t ldy = Snk::per_element ? a.ldy : 1;
+  auto block = [&](std::size_t r0) {
+    return LaneBlock{a.x + r0 * a.ldx,
+                     a.ldx,
+                     a.p ? a.p + r0 * a.ldp : nullptr,
+                     a.ldp,
+                     a.y + r0 * ldy,
+                     ldy,
+                     static_cast<std::uint32_t>(a.first_row + r0)};
+  };
+  // Interleave enough independent chains to cover latency: 4 blocks for the long Philox/log
+  // chains at K = 4, fewer as the row itself supplies independent registers.
+  constexpr int U = Src::expensive ? (C == 1 ? 4 : C <= 3 ? 2 : 1) : (C <= 2 ? 2 : 1);
+  std::size_t r0 = 0;
+  for (; r0 + U * G <= full; r0 += U * G) {
+    LaneBlock b[U];
+    for (int u = 0; u < U; ++u) b[u] = block(r0 + u * G);
+    lane_blocks<V, C, U, Src, Snk>(src, b);
+  }
+  for (; r0 < full; r0 += G) {
+    const LaneBlock b = block(r0);
+    lane_blocks<V, C, 1, Src, Snk>(src, &b);
+  }
+  if (full == a.rows) return;
+  // Remaining rows go through the same code on a padded copy, so every row gets the same bits
+  // whichever block (or thread) it falls in. Padding is 1.0: finite, positive, log-safe.
+  alignas(64) float tx[G * K], tp[G * K], ty[G * K];
+  const std::size_t valid = a.rows - full;
+  for (std::size_t i = 0; i < G * K; ++i) tx[i] = tp[i] = 1.0f;
+  for (std::size_t g = 0; g < valid; ++g) {
+    std::memcpy(tx + g * K, a.x + (full + g) * a.ldx, K * sizeof(float));
+    if (a.p) std::memcpy(tp + g * K, a.p + (full + g) * a.ldp, K * sizeof(float));
+  }
+  const LaneBlock b{
+      tx, K, tp, K, ty, Snk::per_element ? K : 1, static_cast<std::uint32_t>(a.first_row + full)};
+  lane_blocks<V, C, 1, Src, Snk>(src, &b);
+  for (std::size_t g = 0; g < valid; ++g) {
+    if constexpr (Snk::per_element)
+      std::memcpy(a.y + (full + g) * a.ldy, ty + g * K, K * sizeof(float));
+    else
+      a.y[full + g] = ty[g];
+  }
+}
+
+// ---- Wide layout.
+template <class V, class Src, class Snk>
+void wide_rows(const RowArgs& a, const Src& src) {
+  using F = typename V::F;
+  constexpr std::size_t W = V::W;
+  const std::size_t kv = a.k / W * W;
+  const int tail = static_cast<int>(a.k - kv);
+  const bool two_pass = gsflow::engine::kernels::resolve_wide(a.wide) == WideAlgorithm::two_pass;
+  // Per-element sinks keep z in y after the first pass; logsumexp has no row to keep it in.
+  constexpr bool keep_z = Snk::per_element;
+  for (std::size_t r = 0; r < a.rows; ++r) {
+    const WideRow w{a.x + r * a.ldx, a.p ? a.p + r * a.ldp : nullptr,
+                    Snk::per_element ? a.y + r * a.ldy : a.y + r,
+                    static_cast<std::uint32_t>(a.first_row + r)};
+    // z at columns c.. (first pass: from the source, stored to y when kept; later passes: from y).
+    auto z_first = [&](std::size_t c) {
+      const F z = src.wide(w, c);
+      if constexpr (keep_z) V::store(w.y + c, z);
+      return z;
+    };
+    auto z_first_tail = [&] {
+      const F z = V::fill_tail(src.wide_tail(w, kv, tail), tail, kNegInf);
+      if constexpr (keep_z) V::store_n(w.y + kv, z, tail);
+      return z;
+    };
+    auto z_again = [&](std::size_t c) {
+      if constexpr (keep_z)
+        return V::load(w.y + c);
+      else
+        return src.wide(w, c);
+    };
+    auto z_again_tail = [&] {
+      if constexpr (keep_z)
+        return V::load_n(w.y + kv, tail, kNegInf);
+      else
+        return V::fill_tail(src.wide_tail(w, kv, tail), tail, kNegInf);
+    };
+    float row_max, row_sum;
+    bool y_holds_exp = false;  // three-pass softmax leaves exp(z - m) in y for the scale pass
+    if (two_pass) {
+      // Online normaliser (Milakov & Gimelshein 2018): one read gives max and sum together. Two
+      // accumulator pairs hide the exp latency. -FLT_MAX (not -inf) as the start keeps
+      // exp(m_old - m_new) finite when a lane has seen only -inf.
+      F m[2] = {V::set1(-FLT_MAX), V::set1(-FLT_MAX)}, s[2] = {V::zero(), V::zero()};
+      auto step = [&](int i, F z) {
+        const F mn = V::max(m[i], z);
+        s[i] = V::fmadd(s[i], vexp<V>(V::sub(m[i], mn)), vexp<V>(V::sub(z, mn)));
+        m[i] = mn;
+      };
+      std::size_t c = 0;
+      for (; c + 2 * W <= kv; c += 2 * W) {
+        step(0, z_first(c));
+        step(1, z_first(c + W));
+      }
+      if (c < kv) step(0, z_first(c));
+      if (tail) step(1, z_first_tail());
+      row_max = V::hmax(V::max(m[0], m[1]));
+      const F mv = V::set1(row_max);
+      row_sum = V::hsum(
+          V::add(V::mul(s[0], vexp<V>(V::sub(m[0], mv))), V::mul(s[1], vexp<V>(V::sub(m[1], mv)))));
+    } else {
+      F m[2] = {V::set1(kNegInf), V::set1(kNegInf)};
+      std::size_t c = 0;
+      for (; c + 2 * W <= kv; c += 2 * W) {
+        m[0] = V::max(m[0], z_first(c));
+        m[1] = V::max(m[1], z_first(c + W));
+      }
+      if (c < kv) m[0] = V::max(m[0], z_first(c));
+      if (tail) m[1] = V::max(m[1], z_first_tail());
+      row_max = V::hmax(V::max(m[0], m[1]));
+      const F mv = V::set1(row_max);
+      // Sum pass; softmax also stores e = exp(z - m) so that the last pass is a scale, not an exp.
+      y_holds_exp = keep_z && Snk::needs_exp;
+      F s[2] = {V::zero(), V::zero()};
+      auto sum_at = [&](int i, std::size_t c) {
+        const F e = vexp<V>(V::sub(z_again(c), mv));
+        if (y_holds_exp) V::store(w.y + c, e);
+        s[i] = V::add(s[i], e);
+      };
+      for (c = 0; c + 2 * W <= kv; c += 2 * W) {
+        sum_at(0, c);
+        sum_at(1, c + W);
+      }
+      if (c < kv) sum_at(0, c);
+      if (tail) {
+        const F e = vexp<V>(V::sub(z_again_tail(), mv));
+        if (y_holds_exp) V::store_n(w.y + kv, e, tail);
+        s[1] = V::add(s[1], e);
+      }
+      row_sum = V::hsum(V::add(s[0], s[1]));
+    }
+    const F mv = V::set1(row_max);
+    const F f = Snk::factor(V::set1(row_sum));
+    if constexpr (Snk::per_element) {
+      auto out = [&](F z_or_e) {
+        if (y_holds_exp) return V::mul(z_or_e, f);
+        const F d = V::sub(z_or_e, mv);
+        return Snk::element(d, Snk::needs_exp ? vexp<V>(d) : d, f);
+      };
+      for (std::size_t c = 0; c < kv; c += W) V::store(w.y + c, out(z_again(c)));
+      if (tail) V::store_n(w.y + kv, out(z_again_tail()), tail);
+    } else {
+      alignas(64) float res[V::W];
+      V::store(res, V::add(mv, f));
+      *w.y = res[0];
+    }
+  }
+}
+
+// ---- Dispatch on K inside one ISA.
+template <class V, int C, class S, class K>
+void lanes_or_next(const RowArgs& a, const S& src) {
+  if constexpr (C > kMaxLaneK / 4) {
+    (void)a, (void)src;
+  } else if (a.k == 4 * C) {
+    lanes<V, C, S, K>(a, src);
+  } else {
+    lanes_or_next<V, C + 1, S, K>(a, src);
+  }
+}
+
+template <class V, template <class> class Src, template <class> class Snk>
+void run_op(const RowArgs& a) {
+  assert(a.k >= 1 && a.ldx >= a.k && a.first_row + a.rows <= (std::uint64_t{1} << 32));
+  const Src<V> src{a};
+  if (a.k % 4 == 0 && a.k <= kMaxLaneK) return lanes_or_next<V, 1, Src<V>, Snk<V>>(a, src);
+  wide_rows<V, Src<V>, Snk<V>>(a, src);
+}
+
+const char* simd_layout(std::size_t k, WideAlgorithm w) {
+  if (k == 4) return "k4";
+  if (k == 20) return "k20";
+  if (k % 4 == 0 && k <= kMaxLaneK) return "lanes";
+  return gsflow::engine::kernels::resolve_wide(w) == WideAlgorithm::two_pass ? "rows_2pass"
+                                                                             : "rows_3pass";
+}
+
+template <class V>
+KernelTable make_table(gsflow::engine::Isa isa) {
+  return KernelTable{isa,
+                     {run_op<V, PlainSource, SoftmaxSink>, run_op<V, PlainSource, LogSoftmaxSink>,
+                      run_op<V, PlainSource, LogSumExpSink>, run_op<V, GumbelSource, SoftmaxSink>,
+                      run_op<V, FlowSource, SoftmaxSink>},
+                     simd_layout};
+}
+
+}  // namespace

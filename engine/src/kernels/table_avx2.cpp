@@ -1,0 +1,12 @@
+// The AVX2+FMA kernel set: the shared templates instantiated for 8-lane registers.
+#include "kernels/simd_avx2.hpp"
+#include "kernels/simd_softmax.hpp"
+
+namespace gsflow::engine::kernels {
+
+const KernelTable* avx2_table() {
+  static const KernelTable table = make_table<Avx2>(Isa::avx2);
+  return &table;
+}
+
+}  // namespace gsflow::engine::kernels
