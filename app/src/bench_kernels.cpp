@@ -104,45 +104,52 @@ void run(const BenchOptions& opt) {
     results.push_back(std::move(r));
   };
 
-  for (std::size_t n_target : sizes) {
-    for (std::size_t k : ks) {
-      const std::size_t rows = n_target / k, n = rows * k;
-      Buffers b(n, k);
-      const engine::ConstRows x{b.x.data(), rows, k, k};
-      const engine::ConstRows p{b.p.data(), rows, k, k};
-      const engine::Rows y{b.y.data(), rows, k, k};
-      auto rate = [&](const std::function<void()>& fn) {
-        return n / (median_seconds(fn, min_s) * 1e9);
-      };
-
-      const double memcpy_rate =
-          rate([&] { std::memcpy(b.y.data(), b.x.data(), n * sizeof(float)); });
-      add({"memcpy", k, n, 1, "-", "memcpy", memcpy_rate, 1.0, std::nullopt});
-      const double torch_softmax =
-          rate([&] { models::torch_softmax(b.x.data(), b.y.data(), rows, k); });
-      add({"softmax", k, n, opt.threads, "libtorch", "at::_softmax_out", torch_softmax,
-           torch_softmax / memcpy_rate, 1.0});
-      const double torch_log =
-          rate([&] { models::torch_log_softmax(b.x.data(), b.y.data(), rows, k); });
-      add({"log_softmax", k, n, opt.threads, "libtorch", "at::_log_softmax_out", torch_log,
-           torch_log / memcpy_rate, 1.0});
-      const double torch_gumbel =
-          rate([&] { models::torch_gumbel_softmax(b.x.data(), b.y.data(), rows, k, 1.0f); });
-      add({"gumbel_softmax", k, n, opt.threads, "libtorch", "rand+log+softmax", torch_gumbel,
-           torch_gumbel / memcpy_rate, 1.0});
-
-      for (Isa isa : isas_here()) {
-        // The double reference is ~50x slower; time it on the in-cache size only.
-        if (isa == Isa::reference && n_target > (std::size_t{1} << 15)) continue;
-        const Kernels kern(KernelOptions{.isa = isa, .threads = opt.threads});
-        const std::string isa_s = engine::isa_name(isa);
+  // One measurement case: memcpy and LibTorch baselines, then our kernels on every ISA path.
+  // `large_k` measures softmax only, once per wide-row algorithm (two-pass vs three-pass).
+  auto bench_case = [&](std::size_t k, std::size_t n_target, bool large_k) {
+    const std::size_t rows = n_target / k, n = rows * k;
+    Buffers b(n, k);
+    const engine::ConstRows x{b.x.data(), rows, k, k};
+    const engine::ConstRows p{b.p.data(), rows, k, k};
+    const engine::Rows y{b.y.data(), rows, k, k};
+    auto rate = [&](const std::function<void()>& fn) {
+      return n / (median_seconds(fn, min_s) * 1e9);
+    };
+    const double memcpy_rate =
+        rate([&] { std::memcpy(b.y.data(), b.x.data(), n * sizeof(float)); });
+    add({"memcpy", k, n, 1, "-", "memcpy", memcpy_rate, 1.0, std::nullopt});
+    auto baseline = [&](const char* op, const char* name, const std::function<void()>& fn) {
+      const double r = rate(fn);
+      add({op, k, n, opt.threads, "libtorch", name, r, r / memcpy_rate, 1.0});
+      return r;
+    };
+    const double torch_softmax = baseline("softmax", "at::_softmax_out", [&] {
+      models::torch_softmax(b.x.data(), b.y.data(), rows, k);
+    });
+    std::optional<double> torch_log, torch_gumbel;
+    if (!large_k) {
+      torch_log = baseline("log_softmax", "at::_log_softmax_out",
+                           [&] { models::torch_log_softmax(b.x.data(), b.y.data(), rows, k); });
+      torch_gumbel = baseline("gumbel_softmax", "rand+log+softmax", [&] {
+        models::torch_gumbel_softmax(b.x.data(), b.y.data(), rows, k, 1.0f);
+      });
+    }
+    const auto walgos = large_k ? std::vector{WideAlgorithm::two_pass, WideAlgorithm::three_pass}
+                                : std::vector{WideAlgorithm::automatic};
+    for (Isa isa : isas_here()) {
+      // The double reference is ~50x slower: timed on the in-cache size only.
+      if (isa == Isa::reference && (large_k || n_target > (std::size_t{1} << 15))) continue;
+      for (WideAlgorithm w : walgos) {
+        const Kernels kern(KernelOptions{.isa = isa, .threads = opt.threads, .wide = w});
         auto ours = [&](KernelOp op, const std::function<void()>& fn, std::optional<double> torch) {
           const double r = rate(fn);
-          add({engine::op_name(op), k, n, opt.threads, isa_s, kern.kernel_name(op, k), r,
-               r / memcpy_rate, torch ? std::optional<double>(r / *torch) : std::nullopt});
+          add({engine::op_name(op), k, n, opt.threads, engine::isa_name(isa),
+               kern.kernel_name(op, k), r, r / memcpy_rate,
+               torch ? std::optional<double>(r / *torch) : std::nullopt});
         };
         ours(
             KernelOp::softmax, [&] { kern.softmax(x, y); }, torch_softmax);
+        if (large_k) continue;
         ours(
             KernelOp::log_softmax, [&] { kern.log_softmax(x, y); }, torch_log);
         ours(
@@ -152,34 +159,11 @@ void run(const BenchOptions& opt) {
             KernelOp::flow_step, [&] { kern.flow_step(p, x, y, 0.05f); }, std::nullopt);
       }
     }
-  }
+  };
 
-  // Large K: the two-pass (online normaliser) and three-pass softmax, out of cache.
-  {
-    const std::size_t k = 50000, rows = (std::size_t{1} << 22) / k, n = rows * k;
-    Buffers b(n, k);
-    const engine::ConstRows x{b.x.data(), rows, k, k};
-    const engine::Rows y{b.y.data(), rows, k, k};
-    auto rate = [&](const std::function<void()>& fn) {
-      return n / (median_seconds(fn, min_s) * 1e9);
-    };
-    const double memcpy_rate =
-        rate([&] { std::memcpy(b.y.data(), b.x.data(), n * sizeof(float)); });
-    add({"memcpy", k, n, 1, "-", "memcpy", memcpy_rate, 1.0, std::nullopt});
-    const double torch_softmax =
-        rate([&] { models::torch_softmax(b.x.data(), b.y.data(), rows, k); });
-    add({"softmax", k, n, opt.threads, "libtorch", "at::_softmax_out", torch_softmax,
-         torch_softmax / memcpy_rate, 1.0});
-    for (Isa isa : isas_here()) {
-      if (isa == Isa::reference) continue;
-      for (WideAlgorithm w : {WideAlgorithm::two_pass, WideAlgorithm::three_pass}) {
-        const Kernels kern(KernelOptions{.isa = isa, .threads = opt.threads, .wide = w});
-        const double r = rate([&] { kern.softmax(x, y); });
-        add({"softmax", k, n, opt.threads, engine::isa_name(isa),
-             kern.kernel_name(KernelOp::softmax, k), r, r / memcpy_rate, r / torch_softmax});
-      }
-    }
-  }
+  for (std::size_t n_target : sizes)
+    for (std::size_t k : ks) bench_case(k, n_target, false);
+  bench_case(50000, std::size_t{1} << 22, true);  // large K, out of cache
 
   if (opt.json) {
     nlohmann::json out;

@@ -59,6 +59,16 @@ void check_finite_positive(const char* name, float v) {
     bad(std::string(name) + " must be finite and > 0, got " + std::to_string(v));
 }
 
+// Checks of every op with an input x and a same-shaped output y; returns the shared kernel args.
+RowArgs row_to_row(ConstRows x, Rows y) {
+  check_rows("x", x.data, x.rows, x.k, x.stride);
+  check_rows("y", y.data, y.rows, y.k, y.stride);
+  check_same_shape("x", x, "y", y);
+  check_alias("x", x, y);
+  return RowArgs{
+      .x = x.data, .ldx = x.stride, .y = y.data, .ldy = y.stride, .rows = x.rows, .k = x.k};
+}
+
 void check_noise(const NoiseKey& noise, std::size_t rows) {
   if (noise.first_row + rows > (std::uint64_t{1} << 32))
     bad("noise rows first_row + rows must be <= 2^32 (row counter is 32-bit)");
@@ -172,25 +182,11 @@ std::string Kernels::kernel_name(KernelOp op, std::size_t k) const {
 }
 
 void Kernels::softmax(ConstRows x, Rows y) const {
-  check_rows("x", x.data, x.rows, x.k, x.stride);
-  check_rows("y", y.data, y.rows, y.k, y.stride);
-  check_same_shape("x", x, "y", y);
-  check_alias("x", x, y);
-  impl_->run(
-      KernelOp::softmax,
-      RowArgs{.x = x.data, .ldx = x.stride, .y = y.data, .ldy = y.stride, .rows = x.rows, .k = x.k},
-      false);
+  impl_->run(KernelOp::softmax, row_to_row(x, y), false);
 }
 
 void Kernels::log_softmax(ConstRows x, Rows y) const {
-  check_rows("x", x.data, x.rows, x.k, x.stride);
-  check_rows("y", y.data, y.rows, y.k, y.stride);
-  check_same_shape("x", x, "y", y);
-  check_alias("x", x, y);
-  impl_->run(
-      KernelOp::log_softmax,
-      RowArgs{.x = x.data, .ldx = x.stride, .y = y.data, .ldy = y.stride, .rows = x.rows, .k = x.k},
-      false);
+  impl_->run(KernelOp::log_softmax, row_to_row(x, y), false);
 }
 
 void Kernels::logsumexp(ConstRows x, float* out) const {
@@ -203,25 +199,15 @@ void Kernels::logsumexp(ConstRows x, float* out) const {
 
 void Kernels::scaled_gumbel_softmax(ConstRows x, Rows y, float scale_x, float scale_g,
                                     const NoiseKey& noise) const {
-  check_rows("x", x.data, x.rows, x.k, x.stride);
-  check_rows("y", y.data, y.rows, y.k, y.stride);
-  check_same_shape("x", x, "y", y);
-  check_alias("x", x, y);
+  RowArgs args = row_to_row(x, y);
   check_noise(noise, x.rows);
   if (!std::isfinite(scale_x) || !std::isfinite(scale_g)) bad("scale_x and scale_g must be finite");
-  impl_->run(KernelOp::gumbel_softmax,
-             RowArgs{.x = x.data,
-                     .ldx = x.stride,
-                     .y = y.data,
-                     .ldy = y.stride,
-                     .rows = x.rows,
-                     .k = x.k,
-                     .a = scale_x,
-                     .b = scale_g,
-                     .seed = noise.seed,
-                     .stream = noise.stream,
-                     .first_row = noise.first_row},
-             false);
+  args.a = scale_x;
+  args.b = scale_g;
+  args.seed = noise.seed;
+  args.stream = noise.stream;
+  args.first_row = noise.first_row;
+  impl_->run(KernelOp::gumbel_softmax, args, false);
 }
 
 void Kernels::gumbel_softmax(ConstRows logits, Rows y, float tau, const NoiseKey& noise) const {
@@ -237,25 +223,15 @@ void Kernels::interpolant(ConstRows x1, Rows y, float tau, float beta,
 }
 
 void Kernels::flow_step(ConstRows x, ConstRows p, Rows y, float delta) const {
-  check_rows("x", x.data, x.rows, x.k, x.stride);
+  RowArgs args = row_to_row(x, y);
   check_rows("p", p.data, p.rows, p.k, p.stride);
-  check_rows("y", y.data, y.rows, y.k, y.stride);
   check_same_shape("x", x, "p", p);
-  check_same_shape("x", x, "y", y);
-  check_alias("x", x, y);
   check_alias("p", p, y);
   if (!std::isfinite(delta)) bad("delta must be finite");
-  impl_->run(KernelOp::flow_step,
-             RowArgs{.x = x.data,
-                     .ldx = x.stride,
-                     .p = p.data,
-                     .ldp = p.stride,
-                     .y = y.data,
-                     .ldy = y.stride,
-                     .rows = x.rows,
-                     .k = x.k,
-                     .a = delta},
-             false);
+  args.p = p.data;
+  args.ldp = p.stride;
+  args.a = delta;
+  impl_->run(KernelOp::flow_step, args, false);
 }
 
 }  // namespace gsflow::engine

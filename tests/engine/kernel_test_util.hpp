@@ -2,8 +2,8 @@
 // generators, and an independent long-double oracle with the tolerances every kernel test uses.
 //
 // The oracle never calls the kernels: it recomputes every operation from its definition in long
-// double (64-bit mantissa), including the Gumbel noise (noise_uniform + -log(-log u) in long double),
-// so the reference path is checked against it just like the SIMD paths.
+// double (64-bit mantissa), including the Gumbel noise (noise_uniform + -log(-log u) in long
+// double), so the reference path is checked against it just like the SIMD paths.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -15,6 +15,7 @@
 #include <cstdio>
 #include <cstring>
 #include <limits>
+#include <ostream>
 #include <random>
 #include <sstream>
 #include <string>
@@ -38,10 +39,13 @@ inline constexpr float kPad = 1234.5f;
 // Execution paths
 
 struct PathSpec {
-  std::string name;      // gtest-safe name, e.g. "avx512_two_pass"
+  std::string name;  // gtest-safe name, e.g. "avx512_two_pass"
   KernelOptions options;
-  Isa isa;               // the path these options must select
+  Isa isa;  // the path these options must select
 };
+
+// gtest prints the parameter of a failing test with this (instead of a byte dump).
+inline void PrintTo(const PathSpec& path, std::ostream* os) { *os << path.name; }
 
 inline KernelOptions options_for(Isa isa, WideAlgorithm wide = WideAlgorithm::automatic,
                                  int threads = 1) {
@@ -90,7 +94,10 @@ struct Batch {
 
   Batch() = default;
   Batch(std::size_t rows_, std::size_t k_, std::size_t stride_, float value = 0.0f)
-      : rows(rows_), k(k_), stride(stride_), buf(rows_ == 0 ? 0 : (rows_ - 1) * stride_ + k_, kPad) {
+      : rows(rows_),
+        k(k_),
+        stride(stride_),
+        buf(rows_ == 0 ? 0 : (rows_ - 1) * stride_ + k_, kPad) {
     for (std::size_t r = 0; r < rows; ++r) std::fill(row(r), row(r) + k, value);
   }
   float* row(std::size_t r) { return buf.data() + r * stride; }
@@ -124,8 +131,8 @@ inline Batch make_output(std::size_t rows, std::size_t k, std::size_t stride) {
 // Bitwise comparison of the data regions of two batches of the same shape.
 inline ::testing::AssertionResult bits_equal(const Batch& a, const Batch& b) {
   if (a.rows != b.rows || a.k != b.k)
-    return ::testing::AssertionFailure() << "shape mismatch " << a.rows << "x" << a.k << " vs "
-                                         << b.rows << "x" << b.k;
+    return ::testing::AssertionFailure()
+           << "shape mismatch " << a.rows << "x" << a.k << " vs " << b.rows << "x" << b.k;
   std::size_t diff = 0, fr = 0, fc = 0;
   for (std::size_t r = 0; r < a.rows; ++r)
     for (std::size_t c = 0; c < a.k; ++c) {
@@ -136,8 +143,9 @@ inline ::testing::AssertionResult bits_equal(const Batch& a, const Batch& b) {
     }
   if (diff == 0) return ::testing::AssertionSuccess();
   char msg[256];
-  std::snprintf(msg, sizeof msg, "%zu of %zu floats differ bitwise; first at row %zu col %zu: %.9g vs %.9g",
-                diff, a.rows * a.k, fr, fc, a.at(fr, fc), b.at(fr, fc));
+  std::snprintf(msg, sizeof msg,
+                "%zu of %zu floats differ bitwise; first at row %zu col %zu: %.9g vs %.9g", diff,
+                a.rows * a.k, fr, fc, a.at(fr, fc), b.at(fr, fc));
   return ::testing::AssertionFailure() << msg;
 }
 
@@ -146,8 +154,8 @@ inline ::testing::AssertionResult bits_equal(const std::vector<float>& a,
   if (a.size() != b.size()) return ::testing::AssertionFailure() << "size mismatch";
   for (std::size_t i = 0; i < a.size(); ++i)
     if (std::memcmp(&a[i], &b[i], sizeof(float)) != 0)
-      return ::testing::AssertionFailure() << "first difference at " << i << ": " << a[i]
-                                           << " vs " << b[i];
+      return ::testing::AssertionFailure()
+             << "first difference at " << i << ": " << a[i] << " vs " << b[i];
   return ::testing::AssertionSuccess();
 }
 
@@ -168,13 +176,20 @@ inline constexpr Fill kAllFills[] = {Fill::uniform5, Fill::shift90,    Fill::spr
 
 inline const char* fill_name(Fill f) {
   switch (f) {
-    case Fill::uniform5: return "uniform[-5,5]";
-    case Fill::shift90: return "uniform[90,100]";
-    case Fill::spread50: return "uniform[-50,50]";
-    case Fill::huge: return "uniform[-1e4,1e4]";
-    case Fill::neg_inf: return "uniform[-5,5]+30%-inf";
-    case Fill::one_finite: return "one-finite(rest -inf)";
-    case Fill::all_equal: return "all-equal";
+    case Fill::uniform5:
+      return "uniform[-5,5]";
+    case Fill::shift90:
+      return "uniform[90,100]";
+    case Fill::spread50:
+      return "uniform[-50,50]";
+    case Fill::huge:
+      return "uniform[-1e4,1e4]";
+    case Fill::neg_inf:
+      return "uniform[-5,5]+30%-inf";
+    case Fill::one_finite:
+      return "one-finite(rest -inf)";
+    case Fill::all_equal:
+      return "all-equal";
   }
   return "?";
 }
@@ -237,11 +252,16 @@ inline constexpr FlowX kAllFlowX[] = {FlowX::simplex, FlowX::zeros, FlowX::unnor
 
 inline const char* flow_x_name(FlowX f) {
   switch (f) {
-    case FlowX::simplex: return "simplex";
-    case FlowX::zeros: return "simplex+30%zeros";
-    case FlowX::unnormalised: return "unnormalised[0,5]+zeros";
-    case FlowX::tiny: return "simplex+tiny/subnormal+zeros";
-    case FlowX::one_positive: return "one-positive(rest 0)";
+    case FlowX::simplex:
+      return "simplex";
+    case FlowX::zeros:
+      return "simplex+30%zeros";
+    case FlowX::unnormalised:
+      return "unnormalised[0,5]+zeros";
+    case FlowX::tiny:
+      return "simplex+tiny/subnormal+zeros";
+    case FlowX::one_positive:
+      return "one-positive(rest 0)";
   }
   return "?";
 }
@@ -249,7 +269,8 @@ inline const char* flow_x_name(FlowX f) {
 inline void fill_simplex_row(std::mt19937_64& rng, float* row, std::size_t k, double spread) {
   std::vector<double> e(k);
   double s = 0;
-  for (auto& v : e) s += (v = std::exp(std::uniform_real_distribution<double>(-spread, spread)(rng)));
+  for (auto& v : e)
+    s += (v = std::exp(std::uniform_real_distribution<double>(-spread, spread)(rng)));
   for (std::size_t c = 0; c < k; ++c) row[c] = static_cast<float>(e[c] / s);
 }
 
@@ -290,8 +311,9 @@ inline void fill_flow_x(std::mt19937_64& rng, FlowX f, Batch& x) {
 // ------------------------------------------------------------------------------------------------
 // Independent long-double oracle
 
-// One row of an operation written as softmax(z): z are the exact exponent arguments (-inf for masked
-// entries) and a[i] is the magnitude of the terms float code must round to form z[i] (see Tol).
+// One row of an operation written as softmax(z): z are the exact exponent arguments (-inf for
+// masked entries) and a[i] is the magnitude of the terms float code must round to form z[i] (see
+// Tol).
 struct RowRef {
   std::vector<ld> z;
   std::vector<ld> a;
@@ -308,7 +330,8 @@ inline std::vector<ld> softmax_ld(const std::vector<ld>& z) {
   const ld m = max_finite(z);
   std::vector<ld> p(z.size());
   ld s = 0;
-  for (std::size_t i = 0; i < z.size(); ++i) s += (p[i] = (z[i] == kNegInfL) ? 0.0L : std::exp(z[i] - m));
+  for (std::size_t i = 0; i < z.size(); ++i)
+    s += (p[i] = (z[i] == kNegInfL) ? 0.0L : std::exp(z[i] - m));
   for (ld& v : p) v /= s;
   return p;
 }
@@ -322,13 +345,15 @@ inline ld logsumexp_ld(const std::vector<ld>& z) {
 
 // Gumbel noise of element (r, c) of a call with `key`, from its documented definition.
 inline ld gumbel_ld(const NoiseKey& key, std::size_t r, std::size_t c) {
-  const ld u = noise_uniform(key.seed, key.stream, static_cast<std::uint32_t>(key.first_row + r), c);
+  const ld u =
+      noise_uniform(key.seed, key.stream, static_cast<std::uint32_t>(key.first_row + r), c);
   return -std::log(-std::log(u));
 }
 
 // softmax / log_softmax / logsumexp: z = x. a = |x - max|: float code rounds x - max (exact when x
-// is near max, by Sterbenz) and exp's range reduction scales its error with the argument, so entries
-// far below the max (e.g. exp(-57) with U[-50, 50] logits) are only determined to ~u |x - max|.
+// is near max, by Sterbenz) and exp's range reduction scales its error with the argument, so
+// entries far below the max (e.g. exp(-57) with U[-50, 50] logits) are only determined to ~u |x -
+// max|.
 inline Ref plain_ref(const Batch& x) {
   Ref ref(x.rows);
   for (std::size_t r = 0; r < x.rows; ++r) {
@@ -376,8 +401,8 @@ inline Ref interpolant_ref(const Batch& x1, float tau, float beta, const NoiseKe
 }
 
 // flow_step: softmax(log x + delta p); x = 0 gives -inf (stays exactly 0).
-// a = |log x| + |delta p| + 1: rounding of log x, of delta*p and of the sum, plus the absolute error
-// of a float log near x = 1.
+// a = |log x| + |delta p| + 1: rounding of log x, of delta*p and of the sum, plus the absolute
+// error of a float log near x = 1.
 inline Ref flow_ref(const Batch& x, const Batch& p, float delta) {
   Ref ref(x.rows);
   for (std::size_t r = 0; r < x.rows; ++r) {
@@ -418,9 +443,9 @@ inline Ref flow_ref(const Batch& x, const Batch& p, float delta) {
 //   |log x| + |delta p| + 1 for flow_step (see the oracle builders). arg_ulps = 8 allows 8 such
 //   roundings (a few ulp of log/exp included). E.g. interpolant with tau = 0.1 and x1 near 100 has
 //   |z| ~ 1000, so y is only determined to ~5e-4 relative in float.
-//   prob_abs = 1e-30: only underflow may cost absolute accuracy (exp(x - max) below the float normal
-//   range, or flushed to zero, is < 1.2e-38 and the normaliser is >= 1).
-//   Entries with ref exactly 0 (-inf logits, zero x in flow_step) must be exactly 0.
+//   prob_abs = 1e-30: only underflow may cost absolute accuracy (exp(x - max) below the float
+//   normal range, or flushed to zero, is < 1.2e-38 and the normaliser is >= 1). Entries with ref
+//   exactly 0 (-inf logits, zero x in flow_step) must be exactly 0.
 // Row sums: |sum_i y_i - 1| <= 1e-6 for K <= 128, 4e-6 for 128 < K < 1024, 2e-5 for K >= 1024.
 //   Argument errors cancel in the normalisation, so only the float row sum and the final scaling
 //   remain; a single sequential float accumulator measured 1.1e-6 at K = 256 and 2.2e-6 at K = 511.
@@ -471,8 +496,8 @@ inline ::testing::AssertionResult probs_match(const Batch& y, const Ref& ref, co
         t = 0;
         ratio = (got == 0.0f) ? 0.0 : std::numeric_limits<double>::infinity();
       } else {
-        const double rel = tol.prob_rel + tol.arg_ulps * kUnitRoundoff *
-                                              static_cast<double>(ref[r].a[c] + abar);
+        const double rel =
+            tol.prob_rel + tol.arg_ulps * kUnitRoundoff * static_cast<double>(ref[r].a[c] + abar);
         t = tol.prob_abs + rel * static_cast<double>(p[c]);
         const double err = static_cast<double>(std::fabs(ld{got} - p[c]));
         ratio = std::isfinite(got) ? err / t : std::numeric_limits<double>::infinity();
@@ -492,13 +517,14 @@ inline ::testing::AssertionResult probs_match(const Batch& y, const Ref& ref, co
   const bool pad_ok = y.padding_intact();
   if (bad == 0 && worst_sum <= tol.sum && pad_ok) return ::testing::AssertionSuccess();
   char msg[512];
-  std::snprintf(msg, sizeof msg,
-                "%s: %zu of %zu probabilities out of tolerance; worst at row %zu col %zu: got %.9g "
-                "want %.12Lg |err|=%.3g tol=%.3g (ratio %.3g); worst |row sum - 1| = %.3g at row %zu "
-                "(tol %.3g); padding %s",
-                shape_string(y).c_str(), bad, checked, wr, wc, wgot, wwant,
-                static_cast<double>(std::fabs(ld{wgot} - wwant)), wtol, worst_ratio, worst_sum, wsr,
-                tol.sum, pad_ok ? "intact" : "OVERWRITTEN");
+  std::snprintf(
+      msg, sizeof msg,
+      "%s: %zu of %zu probabilities out of tolerance; worst at row %zu col %zu: got %.9g "
+      "want %.12Lg |err|=%.3g tol=%.3g (ratio %.3g); worst |row sum - 1| = %.3g at row %zu "
+      "(tol %.3g); padding %s",
+      shape_string(y).c_str(), bad, checked, wr, wc, wgot, wwant,
+      static_cast<double>(std::fabs(ld{wgot} - wwant)), wtol, worst_ratio, worst_sum, wsr, tol.sum,
+      pad_ok ? "intact" : "OVERWRITTEN");
   return ::testing::AssertionFailure() << msg;
 }
 
@@ -576,9 +602,9 @@ inline std::string shape_label(const Shape& s) {
 }
 
 // K just below/at/above the 4/8/16-float vector widths and their multiples, and wide rows.
-inline constexpr std::size_t kWidths[] = {1,   2,   3,   4,   5,   7,   8,    9,    15,   16,  17,  19,
-                                          20,  21,  31,  32,  33,  63,  64,   65,   127,  128, 129, 255,
-                                          256, 257, 511, 512, 513, 1023, 1024, 1025, 4099, 50000};
+inline constexpr std::size_t kWidths[] = {
+    1,  2,  3,  4,   5,   7,   8,   9,   15,  16,  17,  19,  20,   21,   31,   32,   33,
+    63, 64, 65, 127, 128, 129, 255, 256, 257, 511, 512, 513, 1023, 1024, 1025, 4099, 50000};
 
 // Two layouts per K: dense (stride = k) and strided with different input and output strides
 // (k + 3 in, k + 1 out); row counts cycle through 1, 3, 5, 17, 33 (not multiples of 4 or 16),

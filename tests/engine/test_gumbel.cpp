@@ -77,9 +77,9 @@ TEST(ChiSquare, SurvivalFunctionMatchesPublishedTables) {
   struct Row {
     double x, df, p;
   };
-  for (const Row& r : {Row{3.841459, 1, 0.05}, Row{16.26624, 3, 0.001}, Row{29.58830, 10, 0.001},
-                       Row{43.82020, 19, 0.001}, Row{149.4493, 100, 0.001},
-                       Row{124.3421, 100, 0.05}}) {
+  for (const Row& r :
+       {Row{3.841459, 1, 0.05}, Row{16.26624, 3, 0.001}, Row{29.58830, 10, 0.001},
+        Row{43.82020, 19, 0.001}, Row{149.4493, 100, 0.001}, Row{124.3421, 100, 0.05}}) {
     EXPECT_NEAR(chi2_sf(r.x, r.df), r.p, r.p * 1e-3) << "x=" << r.x << " df=" << r.df;
   }
 }
@@ -171,7 +171,8 @@ TEST(GumbelNoise, GumbelMeanAndVarianceMatchTheory) {
   const double sigma2 = kPi2Over6;
   // SE of the mean: sqrt(sigma^2 / n).
   const double se_mean = std::sqrt(sigma2 / n);
-  EXPECT_NEAR(mean, kEulerGamma, 5 * se_mean) << "mean " << mean << " (5 SE = " << 5 * se_mean << ")";
+  EXPECT_NEAR(mean, kEulerGamma, 5 * se_mean)
+      << "mean " << mean << " (5 SE = " << 5 * se_mean << ")";
   // SE of the sample variance: sqrt((mu4 - sigma^4) / n), mu4 = (3 + 12/5) sigma^4 for the Gumbel
   // distribution (excess kurtosis 12/5).
   const double se_var = std::sqrt((3.0 + 12.0 / 5.0 - 1.0) * sigma2 * sigma2 / n);
@@ -274,7 +275,8 @@ TEST_P(GumbelPath, SmallTauIsNearlyOneHotWithTheSameWinner) {
     kern.gumbel_softmax(x.in(), sharp.out(), 0.05f, key);
     kern.gumbel_softmax(x.in(), warm.out(), 1.0f, key);
     ld sum_max = 0;
-    for (std::size_t r = 0; r < n; ++r) sum_max += *std::max_element(sharp.row(r), sharp.row(r) + k);
+    for (std::size_t r = 0; r < n; ++r)
+      sum_max += *std::max_element(sharp.row(r), sharp.row(r) + k);
     EXPECT_GT(static_cast<double>(sum_max / n), 0.9) << GetParam().name << " K=" << k;
     // Temperature does not move the argmax; disagreement is only possible where the top two of
     // logits + g are within float resolution (~1e-6 here), expected ~0.1 rows of 1e5.

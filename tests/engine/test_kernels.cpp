@@ -34,20 +34,27 @@ enum class Op {
   interpolant,
   flow_step
 };
-constexpr Op kAllOps[] = {Op::softmax,     Op::log_softmax,           Op::logsumexp,
+constexpr Op kAllOps[] = {Op::softmax,        Op::log_softmax,           Op::logsumexp,
                           Op::gumbel_softmax, Op::scaled_gumbel_softmax, Op::interpolant,
                           Op::flow_step};
 constexpr Op kGumbelOps[] = {Op::gumbel_softmax, Op::scaled_gumbel_softmax, Op::interpolant};
 
 const char* op_label(Op op) {
   switch (op) {
-    case Op::softmax: return "softmax";
-    case Op::log_softmax: return "log_softmax";
-    case Op::logsumexp: return "logsumexp";
-    case Op::gumbel_softmax: return "gumbel_softmax";
-    case Op::scaled_gumbel_softmax: return "scaled_gumbel_softmax";
-    case Op::interpolant: return "interpolant";
-    case Op::flow_step: return "flow_step";
+    case Op::softmax:
+      return "softmax";
+    case Op::log_softmax:
+      return "log_softmax";
+    case Op::logsumexp:
+      return "logsumexp";
+    case Op::gumbel_softmax:
+      return "gumbel_softmax";
+    case Op::scaled_gumbel_softmax:
+      return "scaled_gumbel_softmax";
+    case Op::interpolant:
+      return "interpolant";
+    case Op::flow_step:
+      return "flow_step";
   }
   return "?";
 }
@@ -64,15 +71,27 @@ struct Params {
 // Runs `op`; for logsumexp the output batch has k = 1 and stride 1 (one float per row).
 void run_op(const Kernels& kern, Op op, ConstRows x, ConstRows p, Rows y, const Params& a) {
   switch (op) {
-    case Op::softmax: kern.softmax(x, y); break;
-    case Op::log_softmax: kern.log_softmax(x, y); break;
-    case Op::logsumexp: kern.logsumexp(x, y.data); break;
-    case Op::gumbel_softmax: kern.gumbel_softmax(x, y, a.tau, a.key); break;
+    case Op::softmax:
+      kern.softmax(x, y);
+      break;
+    case Op::log_softmax:
+      kern.log_softmax(x, y);
+      break;
+    case Op::logsumexp:
+      kern.logsumexp(x, y.data);
+      break;
+    case Op::gumbel_softmax:
+      kern.gumbel_softmax(x, y, a.tau, a.key);
+      break;
     case Op::scaled_gumbel_softmax:
       kern.scaled_gumbel_softmax(x, y, a.scale_x, a.scale_g, a.key);
       break;
-    case Op::interpolant: kern.interpolant(x, y, a.tau, a.beta, a.key); break;
-    case Op::flow_step: kern.flow_step(x, p, y, a.delta); break;
+    case Op::interpolant:
+      kern.interpolant(x, y, a.tau, a.beta, a.key);
+      break;
+    case Op::flow_step:
+      kern.flow_step(x, p, y, a.delta);
+      break;
   }
 }
 
@@ -85,14 +104,20 @@ Batch make_op_output(Op op, std::size_t rows, std::size_t k, std::size_t stride)
                                           const Params& a) {
   const Tol tol = tolerance_for(x.k);
   switch (op) {
-    case Op::softmax: return probs_match(y, plain_ref(x), tol);
-    case Op::log_softmax: return log_probs_match(y, plain_ref(x), tol);
-    case Op::logsumexp: return lse_match(y.buf, plain_ref(x), tol);
-    case Op::gumbel_softmax: return probs_match(y, gumbel_ref(x, a.tau, a.key), tol);
+    case Op::softmax:
+      return probs_match(y, plain_ref(x), tol);
+    case Op::log_softmax:
+      return log_probs_match(y, plain_ref(x), tol);
+    case Op::logsumexp:
+      return lse_match(y.buf, plain_ref(x), tol);
+    case Op::gumbel_softmax:
+      return probs_match(y, gumbel_ref(x, a.tau, a.key), tol);
     case Op::scaled_gumbel_softmax:
       return probs_match(y, scaled_gumbel_ref(x, a.scale_x, a.scale_g, a.key), tol);
-    case Op::interpolant: return probs_match(y, interpolant_ref(x, a.tau, a.beta, a.key), tol);
-    case Op::flow_step: return probs_match(y, flow_ref(x, p, a.delta), tol);
+    case Op::interpolant:
+      return probs_match(y, interpolant_ref(x, a.tau, a.beta, a.key), tol);
+    case Op::flow_step:
+      return probs_match(y, flow_ref(x, p, a.delta), tol);
   }
   return ::testing::AssertionFailure() << "unknown op";
 }
@@ -195,9 +220,15 @@ NoiseKey key_for_case(std::size_t i, std::size_t rows) {
   key.seed = 0x0123456789abcdefULL + 0x10000000fULL * i;
   key.stream = 0xfedcba9876543210ULL ^ (i * 0x9e3779b97f4a7c15ULL);
   switch (i % 3) {
-    case 0: key.first_row = 0; break;
-    case 1: key.first_row = 12345; break;
-    default: key.first_row = (std::uint64_t{1} << 32) - rows; break;
+    case 0:
+      key.first_row = 0;
+      break;
+    case 1:
+      key.first_row = 12345;
+      break;
+    default:
+      key.first_row = (std::uint64_t{1} << 32) - rows;
+      break;
   }
   return key;
 }
@@ -225,9 +256,9 @@ TEST_P(KernelPath, GumbelSoftmaxMatchesLongDoubleOracle) {
       const Batch x0 = x;
       Batch y = make_output(s.rows, s.k, s.stride_out);
       kern.gumbel_softmax(x.in(), y.out(), tau, key);
-      const std::string w = where(std::string("gumbel_softmax ") + fill_name(f) + " " +
-                                  shape_label(s) + " tau=" + std::to_string(tau) + " " +
-                                  key_label(key));
+      const std::string w =
+          where(std::string("gumbel_softmax ") + fill_name(f) + " " + shape_label(s) +
+                " tau=" + std::to_string(tau) + " " + key_label(key));
       chk.check(probs_match(y, gumbel_ref(x, tau, key), tolerance_for(s.k)), w);
       chk.check(bits_equal(x, x0), w + " (input must not change)");
     }
@@ -300,9 +331,9 @@ TEST_P(KernelPath, InterpolantOnOneHotRows) {
       const NoiseKey key{99, 5, 1000};
       Batch y = make_output(x1.rows, k, k);
       kern.interpolant(x1.in(), y.out(), tau, 2.0f, key);
-      chk.check(probs_match(y, interpolant_ref(x1, tau, 2.0f, key), tolerance_for(k)),
-                where("interpolant one-hot k=" + std::to_string(k) + " tau=" +
-                      std::to_string(tau)));
+      chk.check(
+          probs_match(y, interpolant_ref(x1, tau, 2.0f, key), tolerance_for(k)),
+          where("interpolant one-hot k=" + std::to_string(k) + " tau=" + std::to_string(tau)));
     }
   }
   chk.summary("interpolant one-hot");
@@ -455,13 +486,14 @@ TEST_P(KernelPath, ShapeErrorsThrowInvalidArgument) {
       << "logsumexp x.data == nullptr";
 
   // An empty batch is valid: null data with rows = 0 is not an error.
-  EXPECT_EQ(all_ops(ConstRows{nullptr, 0, 5, 5}, ConstRows{nullptr, 0, 5, 5}, Rows{nullptr, 0, 5, 5}),
-            0);
+  EXPECT_EQ(
+      all_ops(ConstRows{nullptr, 0, 5, 5}, ConstRows{nullptr, 0, 5, 5}, Rows{nullptr, 0, 5, 5}), 0);
 }
 
 // ---- Determinism ----
 
-// threads = 1, 2 and 3 give bit-identical outputs for every op (1000 rows, so the split matters).
+// threads = 1, 2 and 3 give bit-identical outputs for every op (1000 rows, so the split matters;
+// also 1 and 2 rows, fewer than the threads).
 TEST_P(KernelPath, ThreadCountDoesNotChangeBits) {
   const Kernels k1 = make(1), k2 = make(2), k3 = make(3);
   std::mt19937_64 rng(1011);
@@ -470,7 +502,8 @@ TEST_P(KernelPath, ThreadCountDoesNotChangeBits) {
     std::size_t rows, k;
   };
   for (Op op : kAllOps)
-    for (Case c : {Case{1000, 4}, Case{1000, 20}, Case{1000, 33}, Case{1000, 1024}, Case{16, 50000}}) {
+    for (Case c : {Case{1000, 4}, Case{1000, 20}, Case{1000, 33}, Case{1000, 1024}, Case{16, 50000},
+                   Case{1, 20}, Case{2, 7}}) {  // fewer rows than threads too
       Params a;
       Batch x(c.rows, c.k, c.k + 1), p(c.rows, c.k, c.k);
       fill_inputs(rng, op, x, p);
@@ -513,14 +546,15 @@ TEST_P(KernelPath, GumbelBatchSplitIsBitIdentical) {
         // Alternate thread counts between parts: neither may matter.
         run_op(i % 2 ? kern2 : kern, op, x.in_rows(first, n), p.in(), parts.out_rows(first, n), b);
       }
-      chk.check(bits_equal(whole, parts), where(std::string(op_label(op)) + " rows=" +
-                                                std::to_string(c.rows) + " k=" +
-                                                std::to_string(c.k) + " split into 4 calls"));
+      chk.check(bits_equal(whole, parts),
+                where(std::string(op_label(op)) + " rows=" + std::to_string(c.rows) +
+                      " k=" + std::to_string(c.k) + " split into 4 calls"));
     }
   chk.summary("batch split");
 }
 
-// Same key twice: identical. Any change of seed, stream (low or high 32 bits) or first_row: different.
+// Same key twice: identical. Any change of seed, stream (low or high 32 bits) or first_row:
+// different.
 TEST_P(KernelPath, GumbelSeedsAndStreamsSelectTheNoise) {
   const Kernels kern = make();
   std::mt19937_64 rng(1013);
@@ -556,8 +590,8 @@ TEST_P(KernelPath, GumbelSeedsAndStreamsSelectTheNoise) {
       for (std::size_t r = 0; r < rows; ++r)
         for (std::size_t c = 0; c < k; ++c) same += (y0.at(r, c) == y2.at(r, c));
       // Independent noise makes equal floats rare; 1% allows chance coincidences.
-      EXPECT_LT(same, rows * k / 100) << where(op_label(op)) << ": " << v.what
-                                      << " left the output unchanged";
+      EXPECT_LT(same, rows * k / 100)
+          << where(op_label(op)) << ": " << v.what << " left the output unchanged";
       EXPECT_TRUE(matches_oracle(op, x, p, y2, b)) << where(op_label(op)) << ": " << v.what;
     }
   }
@@ -574,8 +608,8 @@ TEST_P(KernelPath, KernelNameNamesPathAndOp) {
                       KernelOp::gumbel_softmax, KernelOp::flow_step})
     for (std::size_t k : {1, 4, 5, 16, 20, 64, 1024, 50000}) {
       const std::string name = kern.kernel_name(op, k);
-      SCOPED_TRACE(where(std::string(op_name(op)) + " k=" + std::to_string(k) + " -> \"" + name +
-                         "\""));
+      SCOPED_TRACE(
+          where(std::string(op_name(op)) + " k=" + std::to_string(k) + " -> \"" + name + "\""));
       EXPECT_FALSE(name.empty());
       EXPECT_NE(name.find(isa_token), std::string::npos) << "name lacks " << isa_token;
       if (GetParam().isa == Isa::avx2) {

@@ -11,11 +11,12 @@
 namespace gsflow::engine {
 namespace {
 
-// Known-answer vectors of Philox4x32-10 from the Random123 distribution (tests/kat_vectors), lines
-// "philox4x32 10 <ctr0..3> <key0..1> <expected0..3>":
-//   philox4x32 10 00000000 00000000 00000000 00000000 00000000 00000000  6627e8d5 e169c58d bc57ac4c 9b00dbd8
-//   philox4x32 10 ffffffff ffffffff ffffffff ffffffff ffffffff ffffffff  408f276d 41c83b0e a20bc7c6 6d5451fd
-//   philox4x32 10 243f6a88 85a308d3 13198a2e 03707344 a4093822 299f31d0  d16cfe09 94fdcceb 5001e420 24126ea1
+// Known-answer vectors of Philox4x32-10 from the Random123 distribution (tests/kat_vectors). Each
+// line there reads "philox4x32 10", the counter (4 words), the key (2 words), then the expected
+// output (4 words), all hex:
+//   00000000 00000000 00000000 00000000  00000000 00000000 -> 6627e8d5 e169c58d bc57ac4c 9b00dbd8
+//   ffffffff ffffffff ffffffff ffffffff  ffffffff ffffffff -> 408f276d 41c83b0e a20bc7c6 6d5451fd
+//   243f6a88 85a308d3 13198a2e 03707344  a4093822 299f31d0 -> d16cfe09 94fdcceb 5001e420 24126ea1
 struct Kat {
   PhiloxCounter ctr;
   PhiloxKey key;
@@ -56,8 +57,10 @@ PhiloxCounter independent_philox(PhiloxCounter c, PhiloxKey k) {
   for (std::uint32_t r = 0; r < 10; ++r) {
     const std::uint32_t k0 = k[0] + r * 0x9E3779B9u, k1 = k[1] + r * 0xBB67AE85u;
     const std::uint64_t m0 = 0xD2511F53ull * c[0], m1 = 0xCD9E8D57ull * c[2];
-    const std::uint32_t hi0 = static_cast<std::uint32_t>(m0 >> 32), lo0 = static_cast<std::uint32_t>(m0);
-    const std::uint32_t hi1 = static_cast<std::uint32_t>(m1 >> 32), lo1 = static_cast<std::uint32_t>(m1);
+    const std::uint32_t hi0 = static_cast<std::uint32_t>(m0 >> 32),
+                        lo0 = static_cast<std::uint32_t>(m0);
+    const std::uint32_t hi1 = static_cast<std::uint32_t>(m1 >> 32),
+                        lo1 = static_cast<std::uint32_t>(m1);
     c = {hi1 ^ c[1] ^ k0, lo1, hi0 ^ c[3] ^ k1, lo0};
   }
   return c;
