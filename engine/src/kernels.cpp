@@ -177,8 +177,9 @@ Isa Kernels::isa() const { return impl_->table->isa; }
 int Kernels::threads() const { return impl_->pool ? impl_->pool->threads() : 1; }
 
 std::string Kernels::kernel_name(KernelOp op, std::size_t k) const {
-  return std::string(op_name(op)) + "_f32_" + isa_name(isa()) + "_" +
-         impl_->table->layout(k, impl_->wide);
+  const std::string layout = impl_->table->layout(k, impl_->wide);
+  return std::string(op_name(op)) + "_f32_" + isa_name(isa()) +
+         (layout.empty() ? "" : "_" + layout);
 }
 
 void Kernels::softmax(ConstRows x, Rows y) const {

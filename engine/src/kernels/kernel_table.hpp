@@ -35,7 +35,8 @@ inline constexpr int kOpCount = 5;
 struct KernelTable {
   Isa isa;
   RowKernel op[kOpCount];  // indexed by KernelOp
-  // Layout suffix used to name the variant that handles width k ("k4", "lanes", "rows_2pass", ...).
+  // Layout suffix naming the variant that handles width k ("k4", "lanes", "rows_3pass", ...;
+  // empty for the reference, which has one layout).
   const char* (*layout)(std::size_t k, WideAlgorithm wide);
 };
 

@@ -13,9 +13,9 @@ struct Avx2 {
   using F = __m256;
   using I = __m256i;
   using M = __m256;  // comparison result as an all-ones / all-zeros lane mask
-  [[gnu::always_inline]] static constexpr int W = 8;
-  [[gnu::always_inline]] static constexpr int G = 2;
-  [[gnu::always_inline]] static constexpr const char* name = "avx2";
+  static constexpr int W = 8;
+  static constexpr int G = 2;
+  static constexpr const char* name = "avx2";
 
   [[gnu::always_inline]] static F zero() { return _mm256_setzero_ps(); }
   [[gnu::always_inline]] static F set1(float v) { return _mm256_set1_ps(v); }
@@ -92,6 +92,14 @@ struct Avx2 {
                              static_cast<int>(c), static_cast<int>(d));
   }
 
+  template <int u>
+  [[gnu::always_inline]] static F blend_lane(F a, F b) {
+    return _mm256_blend_ps(a, b, 0x11 << u);
+  }
+  template <int u>
+  [[gnu::always_inline]] static F broadcast_lane(F v) {
+    return _mm256_permute_ps(v, _MM_SHUFFLE(u, u, u, u));
+  }
   [[gnu::always_inline]] static F max4(F v) {
     v = max(v, _mm256_permute_ps(v, _MM_SHUFFLE(2, 3, 0, 1)));
     return max(v, _mm256_permute_ps(v, _MM_SHUFFLE(1, 0, 3, 2)));

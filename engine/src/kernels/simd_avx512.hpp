@@ -13,10 +13,9 @@ struct Avx512 {
   using F = __m512;
   using I = __m512i;
   using M = __mmask16;
-  [[gnu::always_inline]] static constexpr int W = 16;  // float lanes
-  [[gnu::always_inline]] static constexpr int G =
-      4;  // 4-lane groups (one short row or one Philox block each)
-  [[gnu::always_inline]] static constexpr const char* name = "avx512";
+  static constexpr int W = 16;  // float lanes
+  static constexpr int G = 4;   // 4-lane groups (one short row or one Philox block each)
+  static constexpr const char* name = "avx512";
 
   [[gnu::always_inline]] static F zero() { return _mm512_setzero_ps(); }
   [[gnu::always_inline]] static F set1(float v) { return _mm512_set1_ps(v); }
@@ -88,6 +87,16 @@ struct Avx512 {
                              static_cast<int>(a));
   }
 
+  // Lanes u, u+4, u+8, ... from b, the rest from a; and lane u of each group broadcast to the
+  // group.
+  template <int u>
+  [[gnu::always_inline]] static F blend_lane(F a, F b) {
+    return _mm512_mask_blend_ps(static_cast<M>(0x1111u << u), a, b);
+  }
+  template <int u>
+  [[gnu::always_inline]] static F broadcast_lane(F v) {
+    return _mm512_permute_ps(v, _MM_SHUFFLE(u, u, u, u));
+  }
   // Reductions inside each group of 4 lanes, result broadcast to the group.
   [[gnu::always_inline]] static F max4(F v) {
     v = max(v, _mm512_permute_ps(v, _MM_SHUFFLE(2, 3, 0, 1)));
