@@ -15,6 +15,7 @@
 #include <random>
 #include <vector>
 
+#include "global_options.hpp"
 #include "gsflow/engine/kernels.hpp"
 #include "gsflow/models/torch_baseline.hpp"
 
@@ -80,7 +81,9 @@ struct Buffers {
   }
 };
 
+// Every path this CPU supports, fastest first; only the reference under --consistent.
 std::vector<Isa> isas_here() {
+  if (global_options().consistent) return {Isa::reference};
   std::vector<Isa> out;
   for (Isa isa : {Isa::avx512, Isa::avx2, Isa::reference})
     if (engine::isa_supported(isa)) out.push_back(isa);
@@ -137,8 +140,11 @@ void run(const BenchOptions& opt) {
     const auto walgos = large_k ? std::vector{WideAlgorithm::two_pass, WideAlgorithm::three_pass}
                                 : std::vector{WideAlgorithm::automatic};
     for (Isa isa : isas_here()) {
-      // The double reference is ~50x slower: timed on the in-cache size only.
-      if (isa == Isa::reference && (large_k || n_target > (std::size_t{1} << 15))) continue;
+      // The double reference is ~50x slower: timed on the in-cache size only, unless it is the
+      // only path (--consistent).
+      const bool ref_only = global_options().consistent;
+      if (isa == Isa::reference && !ref_only && (large_k || n_target > (std::size_t{1} << 15)))
+        continue;
       for (WideAlgorithm w : walgos) {
         const Kernels kern(KernelOptions{.isa = isa, .threads = opt.threads, .wide = w});
         auto ours = [&](KernelOp op, const std::function<void()>& fn, std::optional<double> torch) {
@@ -197,10 +203,14 @@ void add_bench_kernels(CLI::App& bench) {
   cmd->add_option("--threads", opt->threads, "Threads for our kernels and LibTorch")
       ->check(CLI::Range(1, 256));
   cmd->callback([opt] {
-    if (!opt->json)
+    if (!opt->json) {
+      std::string paths;
+      for (Isa isa : isas_here())
+        paths += std::string(paths.empty() ? "" : ", ") + engine::isa_name(isa);
       std::cerr << fmt::format(
-          "gsflow bench kernels: best ISA {}, LibTorch {}, {} thread(s); medians\n",
-          engine::isa_name(engine::detect_best_isa()), models::torch_version(), opt->threads);
+          "gsflow bench kernels: paths {}, LibTorch {}, {} thread(s); medians\n", paths,
+          models::torch_version(), opt->threads);
+    }
     run(*opt);
   });
 }

@@ -8,8 +8,16 @@
 #include <iostream>
 
 #include "bench_kernels.hpp"
+#include "global_options.hpp"
 #include "gsflow/engine/kernels.hpp"
 #include "gsflow/version.hpp"
+
+namespace gsflow::app {
+GlobalOptions& global_options() {
+  static GlobalOptions options;
+  return options;
+}
+}  // namespace gsflow::app
 
 int main(int argc, char** argv) {
   // Fresh pages cost ~14 us each on these VMs: keep big buffers in the heap and do not trim it.
@@ -20,8 +28,11 @@ int main(int argc, char** argv) {
       "gsflow: controllable design of DNA and peptide sequences with Gumbel-Softmax flow matching"};
   app.set_version_flag("--version", std::string("gsflow ") + gsflow::kVersion);
   app.require_subcommand(1);
-  bool verbose = false;
-  app.add_flag("-v,--verbose", verbose, "Log details (kernel dispatch, timings) to stderr");
+  auto& global = gsflow::app::global_options();
+  app.add_flag("-v,--verbose", global.verbose, "Log details (timings) to stderr");
+  app.add_flag(
+      "--consistent", global.consistent,
+      "Use the scalar reference kernels (double accumulation): bit-reproducible on any CPU");
 
   auto* bench =
       app.add_subcommand("bench", "Measure performance against baselines in the same run");
@@ -29,10 +40,13 @@ int main(int argc, char** argv) {
   gsflow::app::add_bench_kernels(*bench);
 
   app.parse_complete_callback([&] {
-    spdlog::set_level(verbose ? spdlog::level::debug : spdlog::level::info);
     spdlog::set_default_logger(spdlog::stderr_color_st("gsflow"));
-    spdlog::debug("kernels: {} (detected from CPU features)",
-                  gsflow::engine::isa_name(gsflow::engine::detect_best_isa()));
+    spdlog::set_level(global.verbose ? spdlog::level::debug : spdlog::level::info);
+    // The dispatch decision, once per process and by name (stored with every run later on).
+    const gsflow::engine::Kernels kernels(gsflow::app::kernel_options());
+    spdlog::info("kernels: {}{} (e.g. {})", gsflow::engine::isa_name(kernels.isa()),
+                 global.consistent ? ", forced by --consistent" : ", best this CPU supports",
+                 kernels.kernel_name(gsflow::engine::KernelOp::softmax, 4));
   });
 
   try {
