@@ -136,7 +136,6 @@ struct Kernels::Impl {
   void run(KernelOp op, RowArgs a, bool row_outputs) const {
     if (a.rows == 0) return;
     a.wide = wide;
-    a.nontemporal = !row_outputs && a.rows * a.ldy * sizeof(float) >= kernels::kStreamOutputBytes;
     const auto kernel = table->op[static_cast<int>(op)];
     const int threads = pool ? pool->threads() : 1;
     constexpr std::size_t kMinElementsPerTask = 16384;  // below this, waking a worker costs more

@@ -26,13 +26,7 @@ struct RowArgs {
   std::uint64_t stream = 0;
   std::uint64_t first_row = 0;  // global row index of row 0 (noise counter)
   WideAlgorithm wide = WideAlgorithm::automatic;
-  bool nontemporal =
-      false;  // output much larger than the caches: write it with non-temporal stores
 };
-
-// Outputs at least this large are written with non-temporal stores by the lanes layout: they
-// cannot stay in cache anyway, and streaming saves the read-for-ownership of every output line.
-inline constexpr std::size_t kStreamOutputBytes = std::size_t{8} << 20;
 
 using RowKernel = void (*)(const RowArgs&);
 

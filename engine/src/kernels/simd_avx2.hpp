@@ -32,13 +32,6 @@ struct Avx2 {
   [[gnu::always_inline]] static void store_n(float* p, F v, int n) {
     _mm256_maskstore_ps(p, first_n(n), v);
   }
-  // Non-temporal stores: p 32-byte aligned; stream_groups: every group 16-byte aligned.
-  [[gnu::always_inline]] static void stream(float* p, F v) { _mm256_stream_ps(p, v); }
-  [[gnu::always_inline]] static void stream_groups(float* base, std::size_t stride, F v) {
-    _mm_stream_ps(base, _mm256_castps256_ps128(v));
-    _mm_stream_ps(base + stride, _mm256_extractf128_ps(v, 1));
-  }
-  [[gnu::always_inline]] static void fence() { _mm_sfence(); }
   [[gnu::always_inline]] static F fill_tail(F v, int n, float fill) {
     return _mm256_blendv_ps(set1(fill), v, _mm256_castsi256_ps(first_n(n)));
   }

@@ -30,15 +30,6 @@ struct Avx512 {
   [[gnu::always_inline]] static void store_n(float* p, F v, int n) {
     _mm512_mask_storeu_ps(p, first_n(n), v);
   }
-  // Non-temporal stores: p 64-byte aligned; stream_groups: every group 16-byte aligned.
-  [[gnu::always_inline]] static void stream(float* p, F v) { _mm512_stream_ps(p, v); }
-  [[gnu::always_inline]] static void stream_groups(float* base, std::size_t stride, F v) {
-    _mm_stream_ps(base, _mm512_castps512_ps128(v));
-    _mm_stream_ps(base + stride, _mm512_extractf32x4_ps(v, 1));
-    _mm_stream_ps(base + 2 * stride, _mm512_extractf32x4_ps(v, 2));
-    _mm_stream_ps(base + 3 * stride, _mm512_extractf32x4_ps(v, 3));
-  }
-  [[gnu::always_inline]] static void fence() { _mm_sfence(); }
   [[gnu::always_inline]] static F fill_tail(F v, int n, float fill) {
     return _mm512_mask_blend_ps(first_n(n), set1(fill), v);
   }

@@ -33,8 +33,7 @@ struct LaneBlock {
   std::size_t ldp;
   float* y;  // per-element sinks: row g at y + g * ldy; logsumexp: y[g]
   std::size_t ldy;
-  std::uint32_t row0;   // global row index of the first row (noise counter)
-  bool stream = false;  // non-temporal stores (output far larger than the caches)
+  std::uint32_t row0;  // global row index of the first row (noise counter)
 };
 
 // One row of the wide layout.
@@ -187,16 +186,10 @@ requires(U >= 1 && U <= 4) GSFLOW_SIMD_INLINE void lane_blocks(const Src& src, c
     if constexpr (Snk::per_element) {
       for (int j = 0; j < C; ++j) {
         const F out = Snk::element(d[u][j], e[u][j], f[u]);
-        if (C == 1 && b[u].ldy == 4) {
-          if (b[u].stream)
-            V::stream(b[u].y, out);
-          else
-            V::store(b[u].y, out);
-        } else if (b[u].stream) {
-          V::stream_groups(b[u].y + 4 * j, b[u].ldy, out);
-        } else {
+        if (C == 1 && b[u].ldy == 4)
+          V::store(b[u].y, out);
+        else
           V::scatter_groups(b[u].y + 4 * j, b[u].ldy, out);
-        }
       }
     } else {
       alignas(64) float out[V::W];
@@ -206,51 +199,12 @@ requires(U >= 1 && U <= 4) GSFLOW_SIMD_INLINE void lane_blocks(const Src& src, c
   }
 }
 
-// Rows [r_begin, r_begin + count), count < V::G, through the same code on a padded copy, so
-// every row gets the same bits whichever block (or thread) it falls in. Padding is 1.0: finite,
-// positive, log-safe.
-template <class V, int C, class Src, class Snk>
-void padded_rows(const RowArgs& a, const Src& src, std::size_t r_begin, std::size_t count) {
-  constexpr int G = V::G;
-  constexpr std::size_t K = 4 * C;
-  alignas(64) float tx[G * K], tp[G * K], ty[G * K];
-  for (std::size_t i = 0; i < G * K; ++i) tx[i] = tp[i] = 1.0f;
-  for (std::size_t g = 0; g < count; ++g) {
-    std::memcpy(tx + g * K, a.x + (r_begin + g) * a.ldx, K * sizeof(float));
-    if (a.p) std::memcpy(tp + g * K, a.p + (r_begin + g) * a.ldp, K * sizeof(float));
-  }
-  const LaneBlock b{tx,
-                    K,
-                    tp,
-                    K,
-                    ty,
-                    Snk::per_element ? K : 1,
-                    static_cast<std::uint32_t>(a.first_row + r_begin)};
-  lane_blocks<V, C, 1, Src, Snk>(src, &b);
-  for (std::size_t g = 0; g < count; ++g) {
-    if constexpr (Snk::per_element)
-      std::memcpy(a.y + (r_begin + g) * a.ldy, ty + g * K, K * sizeof(float));
-    else
-      a.y[r_begin + g] = ty[g];
-  }
-}
-
 template <class V, int C, class Src, class Snk>
 void lanes(const RowArgs& a, const Src& src) {
   constexpr int G = V::G;
+  constexpr std::size_t K = 4 * C;
+  const std::size_t full = a.rows / G * G;
   const std::size_t ldy = Snk::per_element ? a.ldy : 1;
-  // Streaming (non-temporal) stores when asked for and every 4-float group is 16-byte aligned;
-  // whole-register stores at K = 4 also need register alignment, reached by peeling head rows.
-  const auto y_addr = reinterpret_cast<std::uintptr_t>(a.y);
-  const bool stream = Snk::per_element && a.nontemporal && y_addr % 16 == 0 && a.ldy % 4 == 0;
-  std::size_t head = 0;
-  if (stream && C == 1 && a.ldy == 4) {
-    constexpr std::uintptr_t kAlign = sizeof(float) * V::W;
-    head = ((kAlign - y_addr % kAlign) % kAlign) / 16;
-    if (head > a.rows) head = a.rows;
-    if (head) padded_rows<V, C, Src, Snk>(a, src, 0, head);
-  }
-  const std::size_t full = head + (a.rows - head) / G * G;
   auto block = [&](std::size_t r0) {
     return LaneBlock{a.x + r0 * a.ldx,
                      a.ldx,
@@ -258,8 +212,7 @@ void lanes(const RowArgs& a, const Src& src) {
                      a.ldp,
                      a.y + r0 * ldy,
                      ldy,
-                     static_cast<std::uint32_t>(a.first_row + r0),
-                     stream};
+                     static_cast<std::uint32_t>(a.first_row + r0)};
   };
   // Interleave enough independent chains to cover latency (measured with gsflow-microbench): 4
   // blocks at K = 4; the long Philox/log chains want 2 up to K = 12; for plain softmax at K = 20
@@ -268,7 +221,7 @@ void lanes(const RowArgs& a, const Src& src) {
                     : Src::expensive && C <= 3        ? 2
                     : C <= 2 || (V::W == 8 && C <= 8) ? 2
                                                       : 1;
-  std::size_t r0 = head;
+  std::size_t r0 = 0;
   for (; r0 + U * G <= full; r0 += U * G) {
     LaneBlock b[U];
     for (int u = 0; u < U; ++u) b[u] = block(r0 + u * G);
@@ -278,8 +231,25 @@ void lanes(const RowArgs& a, const Src& src) {
     const LaneBlock b = block(r0);
     lane_blocks<V, C, 1, Src, Snk>(src, &b);
   }
-  if (full < a.rows) padded_rows<V, C, Src, Snk>(a, src, full, a.rows - full);
-  if (stream) V::fence();  // order the weakly ordered streaming stores before returning
+  if (full == a.rows) return;
+  // Remaining rows go through the same code on a padded copy, so every row gets the same bits
+  // whichever block (or thread) it falls in. Padding is 1.0: finite, positive, log-safe.
+  alignas(64) float tx[G * K], tp[G * K], ty[G * K];
+  const std::size_t valid = a.rows - full;
+  for (std::size_t i = 0; i < G * K; ++i) tx[i] = tp[i] = 1.0f;
+  for (std::size_t g = 0; g < valid; ++g) {
+    std::memcpy(tx + g * K, a.x + (full + g) * a.ldx, K * sizeof(float));
+    if (a.p) std::memcpy(tp + g * K, a.p + (full + g) * a.ldp, K * sizeof(float));
+  }
+  const LaneBlock b{
+      tx, K, tp, K, ty, Snk::per_element ? K : 1, static_cast<std::uint32_t>(a.first_row + full)};
+  lane_blocks<V, C, 1, Src, Snk>(src, &b);
+  for (std::size_t g = 0; g < valid; ++g) {
+    if constexpr (Snk::per_element)
+      std::memcpy(a.y + (full + g) * a.ldy, ty + g * K, K * sizeof(float));
+    else
+      a.y[full + g] = ty[g];
+  }
 }
 
 // ---- Wide layout.
