@@ -15,9 +15,10 @@ namespace {
 // so the caller spills its whole working set around it (measured: 118 calls to vlog, 3x slower).
 #define GSFLOW_SIMD_INLINE [[gnu::always_inline]] inline
 
-// exp(x) for x <= 88; -inf and anything below -104 give exactly 0 (true exp(-104) is below the
-// smallest subnormal). The 2^n scaling is the traits' job (vscalefps on AVX-512 handles gradual
-// underflow in one instruction; AVX2 builds the exponent bits and flushes below -87.3 to 0).
+// exp(x) for x <= 0 (every kernel exponentiates z - max); -inf and anything below -104 give exactly
+// 0 (true exp(-104) is below the smallest subnormal). The 2^n scaling is the traits' job (vscalefps
+// on AVX-512 handles gradual underflow in one instruction; AVX2 builds the exponent bits and
+// flushes below -87.3 to 0).
 template <class V>
 GSFLOW_SIMD_INLINE typename V::F vexp(typename V::F x) {
   using F = typename V::F;
