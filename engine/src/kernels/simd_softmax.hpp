@@ -185,13 +185,10 @@ requires(U >= 1 && U <= 4) GSFLOW_SIMD_INLINE void lane_blocks(const Src& src, c
   vexp_n<V, U * C>(&e[0][0]);
   for (int j = 0; j < C; ++j)
     for (int u = 0; u < U; ++u) s[u] = V::add(s[u], e[u][j]);
-  // Each s[u] holds one normaliser per group, broadcast over its 4 lanes, so up to 4 blocks pack
-  // into one register (lane u of each group from block u): one log or division serves U blocks.
-  F packed = V::sum4(s[0]);
-  [&]<int... u>(std::integer_sequence<int, u...>) {
-    ((packed = V::template blend_lane<u + 1>(packed, V::sum4(s[u + 1]))), ...);
-  }
-  (std::make_integer_sequence<int, U - 1>{});
+  // The U blocks' per-group sums reduce together into one register (lane u of each group from
+  // block u), so that one log or division serves all of them. Missing blocks repeat block 0: every
+  // row is summed in the same order whatever U is, so results do not depend on the grouping.
+  const F packed = V::sum4_packed(s[0], s[U > 1 ? 1 : 0], s[U > 2 ? 2 : 0], s[U > 3 ? 3 : 0]);
   const F factors = Snk::factor(packed);
   [&]<int... u>(std::integer_sequence<int, u...>) {
     ((f[u] = V::template broadcast_lane<u>(factors)), ...);
