@@ -15,7 +15,6 @@ struct Avx2 {
   using M = __m256;  // comparison result as an all-ones / all-zeros lane mask
   static constexpr int W = 8;
   static constexpr int G = 2;
-  static constexpr const char* name = "avx2";
 
   [[gnu::always_inline]] static F zero() { return _mm256_setzero_ps(); }
   [[gnu::always_inline]] static F set1(float v) { return _mm256_set1_ps(v); }

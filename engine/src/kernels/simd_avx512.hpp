@@ -15,7 +15,6 @@ struct Avx512 {
   using M = __mmask16;
   static constexpr int W = 16;  // float lanes
   static constexpr int G = 4;   // 4-lane groups (one short row or one Philox block each)
-  static constexpr const char* name = "avx512";
 
   [[gnu::always_inline]] static F zero() { return _mm512_setzero_ps(); }
   [[gnu::always_inline]] static F set1(float v) { return _mm512_set1_ps(v); }
