@@ -1,0 +1,95 @@
+// Samplers of Gumbel-Softmax flow matching (GSFM), score matching (GSSM) and the Linear flow
+// matching baseline, driven by any denoiser, with progress, trajectory-frame and cancel hooks.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "gsflow/engine/kernels.hpp"
+#include "gsflow/engine/path.hpp"
+
+namespace gsflow::engine {
+
+// The generative method: decides what the denoiser's output means and how the sampler moves.
+enum class Method {
+  gsfm,    // denoiser gives x_hat = P(clean letter | x_t); exact exponential (or Euler) flow
+  gssm,    // denoiser gives q = 1/K + score/(K lam_c) (the score model); predictor-corrector
+  linear,  // Linear FM: x_t = t x_1 + (1 - t) Dirichlet(1); velocity (x_hat - x) / (1 - t)
+};
+const char* method_name(Method method);
+Method parse_method(const std::string& text, const std::string& field = "method");
+
+enum class Integrator {
+  exponential,  // x <- softmax(log x + dA x_hat): exact for frozen x_hat, never leaves the simplex
+  euler,        // x <- x + h u, clamped at 0 and renormalised (for comparison)
+};
+const char* integrator_name(Integrator integrator);
+Integrator parse_integrator(const std::string& text, const std::string& field = "integrator");
+
+enum class Decode {
+  xhat,  // argmax of the denoiser's last prediction (GSSM: of the recovered posterior)
+  x,     // argmax of the final state
+};
+const char* decode_name(Decode decode);
+Decode parse_decode(const std::string& text, const std::string& field = "decode");
+
+struct SamplerOptions {
+  Method method = Method::gsfm;                     // see Method
+  Integrator integrator = Integrator::exponential;  // GSFM and GSSM's predictor; Linear: Euler
+  int steps = 100;                                  // integration steps (network calls per level)
+  Decode decode = Decode::xhat;                     // how the final letters are read
+  double temperature = 1.0;  // GSFM, Linear FM: x_hat^(1/T) renormalised (GSSM: ignored)
+  double reinject = 0.0;     // Gumbel noise re-injected per step: log x += reinject * g
+  int corrector_steps = 1;   // GSSM: Langevin corrector steps per level (0..64)
+  double snr = 0.16;         // GSSM: signal-to-noise ratio that sets the Langevin step size
+  std::size_t batch = 1024;  // sequences per denoiser call
+  std::uint64_t seed = 0;    // all randomness is keyed by (seed, sequence, step)
+  int frames_every = 0;      // emit a trajectory frame every n-th step (0 = none)
+};
+
+// A snapshot of one batch during sampling, for trajectory views. Row-major [sequences * L, K].
+struct Frame {
+  std::size_t first_sequence = 0;  // global index of the batch's first sequence
+  std::size_t sequences = 0;
+  int step = 0;  // steps completed (0 = start state)
+  double t = 0.0;
+  std::vector<float> x;     // the state
+  std::vector<float> xhat;  // the denoiser's last output (empty at step 0)
+};
+
+struct SamplerHooks {
+  std::function<void(std::size_t done, std::size_t total)> progress;  // in steps over all batches
+  std::function<void(const Frame&)> frame;                            // see frames_every
+  const std::atomic<bool>* cancel = nullptr;  // checked once per step; set -> stop, keep done part
+};
+
+// Fills `out` ([sequences * L rows, K]) from the state `x` of `sequences` sequences at time t.
+// For GSFM and Linear FM `out` is P(clean letter | x); for GSSM it is the score model's q.
+using Denoiser = std::function<void(ConstRows x, std::size_t sequences, double t, Rows out)>;
+
+struct SampleResult {
+  std::vector<std::uint16_t> letters;  // [completed, L] letter indices
+  std::size_t completed = 0;           // sequences finished (all requested unless cancelled)
+  bool cancelled = false;
+  std::vector<float> final_x;  // [completed * L, K] final states
+};
+
+struct SampleRequest {
+  std::size_t sequences = 0;       // how many to draw
+  std::size_t length = 0;          // L
+  std::size_t k = 0;               // alphabet size K
+  std::size_t first_sequence = 0;  // global index of the first one (for sharding / resuming)
+};
+
+// Draws request.sequences sequences in batches of options.batch; sequence i's randomness depends
+// only on (seed, first_sequence + i), so batch size and thread count never change the result.
+// Throws std::invalid_argument for impossible options (naming the field).
+SampleResult sample(const Denoiser& denoiser, const Path& path, const SampleRequest& request,
+                    const SamplerOptions& options, const Kernels& kernels,
+                    const SamplerHooks& hooks = {});
+
+}  // namespace gsflow::engine

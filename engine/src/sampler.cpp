@@ -1,0 +1,347 @@
+// The GSFM / GSSM / Linear FM samplers (see sampler.hpp and docs/method.md). Per step the work
+// outside the denoiser is one fused kernel call for the exponential step; the optional knobs
+// (temperature, re-injection, Euler, Langevin) are scalar loops over the batch.
+#include "gsflow/engine/sampler.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+#include "gsflow/engine/concrete.hpp"
+#include "gsflow/engine/philox.hpp"
+
+namespace gsflow::engine {
+
+const char* method_name(Method method) {
+  switch (method) {
+    case Method::gsfm:
+      return "gsfm";
+    case Method::gssm:
+      return "gssm";
+    case Method::linear:
+      return "linear";
+  }
+  return "?";
+}
+
+Method parse_method(const std::string& text, const std::string& field) {
+  if (text == "gsfm") return Method::gsfm;
+  if (text == "gssm") return Method::gssm;
+  if (text == "linear") return Method::linear;
+  throw std::invalid_argument(field + ": unknown method '" + text +
+                              "' (expected gsfm, gssm or linear)");
+}
+
+const char* integrator_name(Integrator integrator) {
+  return integrator == Integrator::euler ? "euler" : "exponential";
+}
+
+Integrator parse_integrator(const std::string& text, const std::string& field) {
+  if (text == "exponential") return Integrator::exponential;
+  if (text == "euler") return Integrator::euler;
+  throw std::invalid_argument(field + ": unknown integrator '" + text +
+                              "' (expected exponential or euler)");
+}
+
+const char* decode_name(Decode decode) { return decode == Decode::x ? "x" : "xhat"; }
+
+Decode parse_decode(const std::string& text, const std::string& field) {
+  if (text == "xhat") return Decode::xhat;
+  if (text == "x") return Decode::x;
+  throw std::invalid_argument(field + ": unknown decode '" + text + "' (expected xhat or x)");
+}
+
+namespace {
+
+// Noise streams: (purpose << 32) | step, so no two uses of randomness share uniforms.
+enum Purpose : std::uint64_t { kStart = 1, kReinject = 2, kLangevin = 3, kDirichlet = 4 };
+std::uint64_t stream_of(Purpose purpose, int step) {
+  return (static_cast<std::uint64_t>(purpose) << 32) | static_cast<std::uint32_t>(step);
+}
+
+void check_options(const SampleRequest& request, const SamplerOptions& options) {
+  const auto fail = [](const std::string& msg) { throw std::invalid_argument(msg); };
+  if (request.length == 0) fail("length must be >= 1");
+  if (request.k < 2) fail("k (alphabet size) must be >= 2");
+  if (options.steps < 1) fail("steps must be >= 1");
+  if (options.batch < 1) fail("batch must be >= 1");
+  if (!(options.temperature > 0.0) || !std::isfinite(options.temperature))
+    fail("temperature must be > 0");
+  if (!(options.reinject >= 0.0) || !std::isfinite(options.reinject)) fail("reinject must be >= 0");
+  if (options.corrector_steps < 0 || options.corrector_steps > 64)
+    fail("corrector_steps must be in 0..64");
+  if (!(options.snr > 0.0)) fail("snr must be > 0");
+  if (options.frames_every < 0) fail("frames_every must be >= 0");
+  if ((request.first_sequence + request.sequences) * request.length >= (std::uint64_t{1} << 32))
+    fail("sequences * length must stay below 2^32 (noise row index)");
+}
+
+// One batch of sequences moving from t = 0 to t = 1.
+class BatchRun {
+ public:
+  BatchRun(const Denoiser& denoiser, const Path& path, const SampleRequest& request,
+           const SamplerOptions& options, const Kernels& kernels)
+      : denoiser_(denoiser),
+        path_(path),
+        opt_(options),
+        kernels_(kernels),
+        l_(request.length),
+        k_(request.k) {}
+
+  // Returns false when cancelled before the batch finished.
+  bool run(std::size_t first_sequence, std::size_t sequences, const SamplerHooks& hooks,
+           std::size_t& done_steps, std::size_t total_steps) {
+    first_ = first_sequence;
+    n_ = sequences;
+    rows_ = n_ * l_;
+    x_.assign(rows_ * k_, 0.0f);
+    xhat_.assign(rows_ * k_, 0.0f);
+    if (opt_.method == Method::gssm) q_.assign(rows_ * k_, 0.0f);
+    start();
+    emit_frame(hooks, 0, 0.0, false);
+    const int steps = opt_.steps;
+    for (int s = 0; s < steps; ++s) {
+      if (hooks.cancel && hooks.cancel->load(std::memory_order_relaxed)) return false;
+      const double t0 = static_cast<double>(s) / steps, t1 = static_cast<double>(s + 1) / steps;
+      switch (opt_.method) {
+        case Method::gsfm:
+          gsfm_step(s, t0, t1);
+          break;
+        case Method::gssm:
+          gssm_step(s, t0, t1);
+          break;
+        case Method::linear:
+          linear_step(t0, t1);
+          break;
+      }
+      if (opt_.reinject > 0.0 && opt_.method != Method::linear) reinject(s);
+      ++done_steps;
+      if (hooks.progress) hooks.progress(done_steps, total_steps);
+      const bool last = s + 1 == steps;
+      if (opt_.frames_every > 0 && ((s + 1) % opt_.frames_every == 0 || last))
+        emit_frame(hooks, s + 1, t1, true);
+    }
+    return true;
+  }
+
+  void decode(std::vector<std::uint16_t>& letters) const {
+    const std::vector<float>& src = opt_.decode == Decode::x ? x_ : xhat_;
+    for (std::size_t r = 0; r < rows_; ++r) {
+      const float* row = src.data() + r * k_;
+      letters.push_back(static_cast<std::uint16_t>(std::max_element(row, row + k_) - row));
+    }
+  }
+  const std::vector<float>& state() const { return x_; }
+
+ private:
+  Rows rows_of(std::vector<float>& v) const { return {v.data(), rows_, k_, k_}; }
+  ConstRows crows_of(const std::vector<float>& v) const { return {v.data(), rows_, k_, k_}; }
+  std::uint64_t first_row() const { return first_ * l_; }
+  float uniform(Purpose purpose, int step, std::size_t r, std::size_t c) const {
+    return noise_uniform(opt_.seed, stream_of(purpose, step),
+                         static_cast<std::uint32_t>(first_row() + r), c);
+  }
+
+  void start() {
+    if (opt_.method == Method::linear) {
+      // Dirichlet(1, ..., 1): normalised standard exponentials.
+      for (std::size_t r = 0; r < rows_; ++r) {
+        float* row = x_.data() + r * k_;
+        double sum = 0.0;
+        for (std::size_t c = 0; c < k_; ++c) {
+          row[c] = -std::log(uniform(kDirichlet, 0, r, c));
+          sum += row[c];
+        }
+        for (std::size_t c = 0; c < k_; ++c) row[c] = static_cast<float>(row[c] / sum);
+      }
+      return;
+    }
+    // The interpolant at t = 0 without its data term: softmax(S(0) g).
+    zeros_.assign(rows_ * k_, 0.0f);
+    kernels_.scaled_gumbel_softmax(crows_of(zeros_), rows_of(x_), 0.0f,
+                                   static_cast<float>(path_.noise_scale(0.0)),
+                                   {opt_.seed, stream_of(kStart, 0), first_row()});
+  }
+
+  void predict(double t) {
+    denoiser_(crows_of(x_), n_, t, rows_of(xhat_));
+    if (opt_.temperature != 1.0 && opt_.method != Method::gssm) {
+      const double inv = 1.0 / opt_.temperature;
+      for (std::size_t r = 0; r < rows_; ++r) {
+        float* row = xhat_.data() + r * k_;
+        double sum = 0.0;
+        for (std::size_t c = 0; c < k_; ++c) sum += std::pow(row[c], inv);
+        for (std::size_t c = 0; c < k_; ++c)
+          row[c] = static_cast<float>(std::pow(row[c], inv) / sum);
+      }
+    }
+  }
+
+  void gsfm_step(int, double t0, double t1) {
+    predict(t0);
+    flow(t0, t1);
+  }
+
+  // Moves x along the model velocity (dA/dt)(x_hat . x - <x_hat, x> x) with x_hat frozen.
+  void flow(double t0, double t1) {
+    if (opt_.integrator == Integrator::exponential) {
+      kernels_.flow_step(crows_of(x_), crows_of(xhat_), rows_of(x_),
+                         static_cast<float>(path_.step(t0, t1)));
+      return;
+    }
+    const double h = (t1 - t0) * path_.signal_rate(t0);
+    for (std::size_t r = 0; r < rows_; ++r) {
+      float* x = x_.data() + r * k_;
+      const float* p = xhat_.data() + r * k_;
+      double dot = 0.0;
+      for (std::size_t c = 0; c < k_; ++c) dot += static_cast<double>(p[c]) * x[c];
+      double sum = 0.0;
+      for (std::size_t c = 0; c < k_; ++c) {
+        const double v = std::max(0.0, x[c] + h * (static_cast<double>(p[c]) * x[c] - dot * x[c]));
+        x[c] = static_cast<float>(v);
+        sum += v;
+      }
+      for (std::size_t c = 0; c < k_; ++c) x[c] = static_cast<float>(x[c] / sum);
+    }
+  }
+
+  void linear_step(double t0, double t1) {
+    predict(t0);
+    const double h = (t1 - t0) / (1.0 - t0);
+    for (std::size_t i = 0; i < rows_ * k_; ++i)
+      x_[i] = static_cast<float>(x_[i] + h * (static_cast<double>(xhat_[i]) - x_[i]));
+  }
+
+  // Predictor: the exponential flow step with x_hat recovered exactly from the score model.
+  // Corrector: Langevin steps on log x at the new level (see docs/method.md).
+  void gssm_step(int step, double t0, double t1) {
+    score_to_posterior(t0);
+    flow(t0, t1);
+    for (int c = 0; c < opt_.corrector_steps; ++c) langevin(step, c, t1);
+  }
+
+  void score_to_posterior(double t) {
+    denoiser_(crows_of(x_), n_, t, rows_of(q_));
+    const double a = path_.concrete_logit(t), lam = path_.concrete_temperature(t);
+    std::vector<double> y(k_), q(k_), post(k_);
+    for (std::size_t r = 0; r < rows_; ++r) {
+      const float* x = x_.data() + r * k_;
+      const float* qr = q_.data() + r * k_;
+      for (std::size_t c = 0; c < k_; ++c) {
+        y[c] = std::log(std::max(static_cast<double>(x[c]), 1e-300));
+        q[c] = qr[c];
+      }
+      if (a > 0.0) {
+        posterior_from_score(y.data(), q.data(), k_, a, lam, post.data());
+      } else {
+        std::fill(post.begin(), post.end(), 1.0 / static_cast<double>(k_));
+      }
+      float* out = xhat_.data() + r * k_;
+      for (std::size_t c = 0; c < k_; ++c) out[c] = static_cast<float>(post[c]);
+    }
+  }
+
+  // y <- y + eps s + sqrt(2 eps) xi on the tangent space, per sequence eps from the SNR rule of
+  // Song et al. (2021): eps = 2 (snr |xi| / |s|)^2.
+  void langevin(int step, int corrector, double t) {
+    denoiser_(crows_of(x_), n_, t, rows_of(q_));
+    const double lam = path_.concrete_temperature(t), kd = static_cast<double>(k_);
+    const int stream_step = step * 64 + corrector;
+    std::vector<double> score(l_ * k_), noise(l_ * k_);
+    for (std::size_t seq = 0; seq < n_; ++seq) {
+      double s2 = 0.0, n2 = 0.0;
+      for (std::size_t p = 0; p < l_; ++p) {
+        const std::size_t r = seq * l_ + p;
+        double mean_noise = 0.0;
+        for (std::size_t c = 0; c < k_; ++c) {
+          const double s = kd * lam * (q_[r * k_ + c] - 1.0 / kd);
+          // Box-Muller from two uniforms of the same (row, 2c), (row, 2c + 1).
+          const double u1 = uniform(kLangevin, stream_step, r, 2 * c);
+          const double u2 = uniform(kLangevin, stream_step, r, 2 * c + 1);
+          const double z = std::sqrt(-2.0 * std::log(u1)) * std::cos(6.283185307179586 * u2);
+          score[p * k_ + c] = s;
+          noise[p * k_ + c] = z;
+          mean_noise += z;
+        }
+        mean_noise /= kd;
+        for (std::size_t c = 0; c < k_; ++c) {
+          noise[p * k_ + c] -= mean_noise;
+          s2 += score[p * k_ + c] * score[p * k_ + c];
+          n2 += noise[p * k_ + c] * noise[p * k_ + c];
+        }
+      }
+      const double eps = s2 > 0.0 ? 2.0 * opt_.snr * opt_.snr * n2 / s2 : 0.0;
+      const double amp = std::sqrt(2.0 * eps);
+      for (std::size_t p = 0; p < l_; ++p) {
+        float* x = x_.data() + (seq * l_ + p) * k_;
+        double m = -INFINITY;
+        for (std::size_t c = 0; c < k_; ++c) {
+          const double y = std::log(std::max(static_cast<double>(x[c]), 1e-300)) +
+                           eps * score[p * k_ + c] + amp * noise[p * k_ + c];
+          score[p * k_ + c] = y;  // reuse as the new log-state
+          m = std::max(m, y);
+        }
+        double sum = 0.0;
+        for (std::size_t c = 0; c < k_; ++c) sum += std::exp(score[p * k_ + c] - m);
+        for (std::size_t c = 0; c < k_; ++c)
+          x[c] = static_cast<float>(std::exp(score[p * k_ + c] - m) / sum);
+      }
+    }
+  }
+
+  void reinject(int step) {
+    logx_.resize(rows_ * k_);
+    for (std::size_t i = 0; i < rows_ * k_; ++i) logx_[i] = std::log(std::max(x_[i], 1e-37f));
+    kernels_.scaled_gumbel_softmax(crows_of(logx_), rows_of(x_), 1.0f,
+                                   static_cast<float>(opt_.reinject),
+                                   {opt_.seed, stream_of(kReinject, step), first_row()});
+  }
+
+  void emit_frame(const SamplerHooks& hooks, int step, double t, bool with_xhat) const {
+    if (!hooks.frame || opt_.frames_every <= 0) return;
+    Frame f;
+    f.first_sequence = first_;
+    f.sequences = n_;
+    f.step = step;
+    f.t = t;
+    f.x = x_;
+    if (with_xhat) f.xhat = xhat_;
+    hooks.frame(f);
+  }
+
+  const Denoiser& denoiser_;
+  const Path& path_;
+  const SamplerOptions& opt_;
+  const Kernels& kernels_;
+  std::size_t l_, k_;
+  std::size_t first_ = 0, n_ = 0, rows_ = 0;
+  std::vector<float> x_, xhat_, q_, zeros_, logx_;
+};
+
+}  // namespace
+
+SampleResult sample(const Denoiser& denoiser, const Path& path, const SampleRequest& request,
+                    const SamplerOptions& options, const Kernels& kernels,
+                    const SamplerHooks& hooks) {
+  check_options(request, options);
+  SampleResult result;
+  const std::size_t batches = (request.sequences + options.batch - 1) / options.batch;
+  const std::size_t total_steps = batches * static_cast<std::size_t>(options.steps);
+  std::size_t done_steps = 0;
+  BatchRun run(denoiser, path, request, options, kernels);
+  result.letters.reserve(request.sequences * request.length);
+  for (std::size_t b = 0; b < batches; ++b) {
+    const std::size_t first = b * options.batch;
+    const std::size_t n = std::min(options.batch, request.sequences - first);
+    if (!run.run(request.first_sequence + first, n, hooks, done_steps, total_steps)) {
+      result.cancelled = true;
+      break;
+    }
+    run.decode(result.letters);
+    result.final_x.insert(result.final_x.end(), run.state().begin(), run.state().end());
+    result.completed += n;
+  }
+  return result;
+}
+
+}  // namespace gsflow::engine

@@ -1,0 +1,98 @@
+// A trained (or freshly initialised) denoiser or score network with everything needed to sample
+// from it: the method, the path, the sequence shape and the network architecture. Torch-free
+// header; the network itself lives behind a pointer in models/src.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <stdexcept>
+#include <string>
+
+#include "gsflow/engine/path.hpp"
+#include "gsflow/engine/sampler.hpp"
+
+namespace gsflow::models {
+
+// Thrown for unreadable, truncated, corrupt or mismatched checkpoints and bad model settings;
+// the message names the file and the field.
+class ModelError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// What the network sees of the state x_t.
+enum class NetworkInput {
+  log_probs,  // log x, centred per position and scaled by 1/4 (default; exact posteriors are
+              // functions of log x, see docs/method.md)
+  probs,      // K * x (uniform = 1)
+};
+const char* network_input_name(NetworkInput input);
+NetworkInput parse_network_input(const std::string& text, const std::string& field);
+
+// MLP denoiser for small problems: input projection, residual blocks with a time embedding added
+// before each block, layer norm, output projection to L x K logits.
+struct MlpOptions {
+  int width = 128;                               // hidden width
+  int blocks = 2;                                // residual blocks
+  int time_features = 32;                        // sinusoidal features of t (half sin, half cos)
+  NetworkInput input = NetworkInput::log_probs;  // see NetworkInput
+  // Add each position's exact log-likelihood of every clean letter, log p(x_t | e_k), to the
+  // output logits, so the network learns only what the data adds (docs/method.md, "likelihood
+  // skip").
+  bool likelihood_skip = true;
+};
+
+struct ModelSpec {
+  engine::Method method = engine::Method::gsfm;  // what the network predicts and how to sample
+  engine::PathOptions path;                      // schedule and interpolant
+  std::size_t length = 4;                        // L, sequence length
+  std::size_t k = 20;                            // K, alphabet size
+  std::string alphabet;                          // "dna", "protein" or "" (generic K, e.g. toy)
+  MlpOptions mlp;                                // architecture
+};
+
+// Training facts stored with the weights.
+struct ModelRecord {
+  std::int64_t train_steps = 0;           // optimiser steps taken
+  std::string data_hash;                  // hash of the training letters (FNV-1a 64, hex)
+  std::map<std::string, double> metrics;  // e.g. "val_loss", "best_val_loss"
+};
+
+class Model {
+ public:
+  // Fresh network with weights initialised from `seed`. Throws ModelError on impossible settings.
+  Model(const ModelSpec& spec, std::uint64_t seed);
+  ~Model();
+  Model(Model&&) noexcept;
+  Model& operator=(Model&&) noexcept;
+
+  // Reads a checkpoint written by save() (or by training). Throws ModelError naming the file for a
+  // missing, truncated, corrupt or newer-format file, and for weights that do not fit the metadata.
+  static Model load(const std::string& file);
+  // Writes weights (EMA weights when training kept them), metadata and training state atomically
+  // (temporary file + rename). Throws ModelError on I/O failure.
+  void save(const std::string& file) const;
+  // Throws ModelError naming the first field of `expected` that differs (method, K, L, alphabet).
+  void check_matches(const ModelSpec& expected, const std::string& what) const;
+
+  const ModelSpec& spec() const;
+  const ModelRecord& record() const;
+  ModelRecord& record();
+  std::int64_t parameter_count() const;
+
+  // A denoiser for engine::sample(): runs the network (EMA weights if any) under NoGradGuard and
+  // writes softmax(logits) with the engine's kernels. `threads` sets LibTorch's intra-op threads.
+  engine::Denoiser denoiser(const engine::Kernels& kernels, int threads = 1) const;
+
+  struct Impl;
+  Impl& impl() { return *impl_; }
+  const Impl& impl() const { return *impl_; }
+
+ private:
+  explicit Model(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace gsflow::models

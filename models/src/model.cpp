@@ -1,0 +1,246 @@
+// Model: construction, checkpoint metadata, loading with checks, and the inference denoiser.
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "checkpoint.hpp"
+#include "gsflow/engine/kernels.hpp"
+#include "model_impl.hpp"
+
+namespace gsflow::models {
+
+const char* network_input_name(NetworkInput input) {
+  return input == NetworkInput::probs ? "probs" : "log_probs";
+}
+
+NetworkInput parse_network_input(const std::string& text, const std::string& field) {
+  if (text == "log_probs") return NetworkInput::log_probs;
+  if (text == "probs") return NetworkInput::probs;
+  throw ModelError(field + ": unknown network input '" + text + "' (expected log_probs or probs)");
+}
+
+Mlp make_network(const ModelSpec& spec) {
+  if (spec.length < 1 || spec.k < 2) throw ModelError("model: length must be >= 1 and k >= 2");
+  if (spec.mlp.width < 1 || spec.mlp.blocks < 0 || spec.mlp.time_features < 2 ||
+      spec.mlp.time_features % 2 != 0)
+    throw ModelError("model: width >= 1, blocks >= 0 and an even time_features >= 2 required");
+  return Mlp(spec);
+}
+
+void copy_weights(const Mlp& from, Mlp& to) {
+  torch::NoGradGuard guard;
+  const auto src = from->named_parameters(), src_b = from->named_buffers();
+  for (auto& p : to->named_parameters()) p.value().copy_(src[p.key()]);
+  for (auto& b : to->named_buffers()) b.value().copy_(src_b[b.key()]);
+}
+
+namespace {
+
+nlohmann::json spec_to_json(const ModelSpec& s) {
+  return {{"method", engine::method_name(s.method)},
+          {"length", s.length},
+          {"k", s.k},
+          {"alphabet", s.alphabet},
+          {"path",
+           {{"interpolant", engine::interpolant_name(s.path.interpolant)},
+            {"tau_max", s.path.tau_max},
+            {"lambda", s.path.lambda},
+            {"beta", s.path.beta},
+            {"signal_max", s.path.signal_max}}},
+          {"network",
+           {{"type", "mlp"},
+            {"width", s.mlp.width},
+            {"blocks", s.mlp.blocks},
+            {"time_features", s.mlp.time_features},
+            {"input", network_input_name(s.mlp.input)},
+            {"likelihood_skip", s.mlp.likelihood_skip}}}};
+}
+
+// Reads field `name` of `j` as T, or throws ModelError naming the file and the field.
+template <typename T>
+T field(const nlohmann::json& j, const std::string& name, const std::string& file,
+        const std::string& prefix = "") {
+  if (!j.contains(name))
+    throw ModelError(file + ": metadata field '" + prefix + name + "' missing");
+  try {
+    return j.at(name).get<T>();
+  } catch (const nlohmann::json::exception&) {
+    throw ModelError(file + ": metadata field '" + prefix + name + "' has the wrong type");
+  }
+}
+
+ModelSpec spec_from_json(const nlohmann::json& j, const std::string& file) {
+  ModelSpec s;
+  try {
+    s.method = engine::parse_method(field<std::string>(j, "method", file), file + ": method");
+    s.length = field<std::size_t>(j, "length", file);
+    s.k = field<std::size_t>(j, "k", file);
+    s.alphabet = field<std::string>(j, "alphabet", file);
+    const auto p = field<nlohmann::json>(j, "path", file);
+    s.path.interpolant = engine::parse_interpolant(
+        field<std::string>(p, "interpolant", file, "path."), file + ": path.interpolant");
+    s.path.tau_max = field<double>(p, "tau_max", file, "path.");
+    s.path.lambda = field<double>(p, "lambda", file, "path.");
+    s.path.beta = field<double>(p, "beta", file, "path.");
+    s.path.signal_max = field<double>(p, "signal_max", file, "path.");
+    const auto n = field<nlohmann::json>(j, "network", file);
+    if (field<std::string>(n, "type", file, "network.") != "mlp")
+      throw ModelError(file + ": metadata field 'network.type' names an unknown network");
+    s.mlp.width = field<int>(n, "width", file, "network.");
+    s.mlp.blocks = field<int>(n, "blocks", file, "network.");
+    s.mlp.time_features = field<int>(n, "time_features", file, "network.");
+    s.mlp.input = parse_network_input(field<std::string>(n, "input", file, "network."),
+                                      file + ": network.input");
+    s.mlp.likelihood_skip = field<bool>(n, "likelihood_skip", file, "network.");
+  } catch (const std::invalid_argument& e) {
+    throw ModelError(e.what());
+  }
+  return s;
+}
+
+std::string save_module(const Mlp& net) {
+  torch::serialize::OutputArchive archive;
+  net->save(archive);
+  std::ostringstream out;
+  archive.save_to(out);
+  return out.str();
+}
+
+void load_module(Mlp& net, const std::string& bytes, const std::string& file,
+                 const std::string& section) {
+  // Module::load replaces tensors wholesale, shapes included, so the shapes are checked here.
+  std::map<std::string, std::vector<std::int64_t>> expected;
+  for (const auto& p : net->named_parameters()) expected[p.key()] = p.value().sizes().vec();
+  try {
+    std::istringstream in(bytes);
+    torch::serialize::InputArchive archive;
+    archive.load_from(in);
+    net->load(archive);
+    for (const auto& p : net->named_parameters()) {
+      const auto have = p.value().sizes().vec();
+      if (have != expected[p.key()])
+        throw ModelError(file + ": section '" + section +
+                         "' does not fit the network its metadata describes (" + p.key() + " is " +
+                         c10::str(c10::IntArrayRef(have)) + " in the file, " +
+                         c10::str(c10::IntArrayRef(expected[p.key()])) + " expected)");
+    }
+  } catch (const c10::Error& e) {
+    std::string msg = e.what_without_backtrace();
+    throw ModelError(file + ": section '" + section +
+                     "' does not fit the network its metadata describes (" +
+                     msg.substr(0, msg.find('\n')) + ")");
+  }
+}
+
+}  // namespace
+
+Model::Model(const ModelSpec& spec, std::uint64_t seed) : impl_(std::make_unique<Impl>()) {
+  try {
+    engine::Path check(spec.path);  // validates the path settings
+  } catch (const std::invalid_argument& e) {
+    throw ModelError(std::string("model path: ") + e.what());
+  }
+  impl_->spec = spec;
+  torch::manual_seed(seed);
+  impl_->net = make_network(spec);
+}
+
+Model::Model(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+Model::~Model() = default;
+Model::Model(Model&&) noexcept = default;
+Model& Model::operator=(Model&&) noexcept = default;
+
+const ModelSpec& Model::spec() const { return impl_->spec; }
+const ModelRecord& Model::record() const { return impl_->record; }
+ModelRecord& Model::record() { return impl_->record; }
+
+std::int64_t Model::parameter_count() const {
+  std::int64_t n = 0;
+  for (const auto& p : impl_->net->parameters()) n += p.numel();
+  return n;
+}
+
+void Model::save(const std::string& file) const {
+  nlohmann::json meta = spec_to_json(impl_->spec);
+  meta["format"] = kCheckpointFormat;
+  meta["train_steps"] = impl_->record.train_steps;
+  meta["data_hash"] = impl_->record.data_hash;
+  meta["metrics"] = impl_->record.metrics;
+  meta["ema"] = static_cast<bool>(impl_->ema);
+  CheckpointData data;
+  data.metadata = meta.dump(2);
+  data.sections["weights"] = save_module(impl_->net);
+  if (impl_->ema) data.sections["ema_weights"] = save_module(impl_->ema);
+  if (!impl_->optimizer_state.empty()) data.sections["optimizer"] = impl_->optimizer_state;
+  write_checkpoint(file, data);
+}
+
+Model Model::load(const std::string& file) {
+  CheckpointData data = read_checkpoint(file);
+  nlohmann::json meta;
+  try {
+    meta = nlohmann::json::parse(data.metadata);
+  } catch (const nlohmann::json::exception& e) {
+    throw ModelError(file + ": metadata is not valid JSON (" + e.what() + ")");
+  }
+  auto impl = std::make_unique<Impl>();
+  impl->spec = spec_from_json(meta, file);
+  try {
+    engine::Path check(impl->spec.path);
+    (void)check;
+  } catch (const std::invalid_argument& e) {
+    throw ModelError(file + ": metadata field 'path': " + e.what());
+  }
+  impl->record.train_steps = field<std::int64_t>(meta, "train_steps", file);
+  impl->record.data_hash = field<std::string>(meta, "data_hash", file);
+  impl->record.metrics = field<std::map<std::string, double>>(meta, "metrics", file);
+  impl->net = make_network(impl->spec);
+  if (!data.sections.count("weights")) throw ModelError(file + ": section 'weights' missing");
+  load_module(impl->net, data.sections["weights"], file, "weights");
+  if (field<bool>(meta, "ema", file)) {
+    if (!data.sections.count("ema_weights"))
+      throw ModelError(file + ": section 'ema_weights' missing");
+    impl->ema = make_network(impl->spec);
+    load_module(impl->ema, data.sections["ema_weights"], file, "ema_weights");
+  }
+  if (data.sections.count("optimizer")) impl->optimizer_state = data.sections["optimizer"];
+  return Model(std::move(impl));
+}
+
+void Model::check_matches(const ModelSpec& expected, const std::string& what) const {
+  const ModelSpec& s = impl_->spec;
+  const auto fail = [&](const std::string& f, const std::string& have, const std::string& want) {
+    throw ModelError(what + ": field '" + f + "' is " + have + " but " + want + " is required");
+  };
+  if (s.method != expected.method)
+    fail("method", engine::method_name(s.method), engine::method_name(expected.method));
+  if (s.k != expected.k) fail("k", std::to_string(s.k), std::to_string(expected.k));
+  if (s.length != expected.length)
+    fail("length", std::to_string(s.length), std::to_string(expected.length));
+  if (s.alphabet != expected.alphabet)
+    fail("alphabet", "'" + s.alphabet + "'", "'" + expected.alphabet + "'");
+}
+
+engine::Denoiser Model::denoiser(const engine::Kernels& kernels, int threads) const {
+  const Impl* impl = impl_.get();
+  return [impl, &kernels, threads](engine::ConstRows x, std::size_t sequences, double t,
+                                   engine::Rows out) {
+    const auto l = static_cast<std::int64_t>(impl->spec.length);
+    const auto k = static_cast<std::int64_t>(impl->spec.k);
+    if (x.rows != sequences * impl->spec.length || x.k != impl->spec.k || x.stride != x.k ||
+        out.rows != x.rows || out.k != x.k || out.stride != out.k)
+      throw std::invalid_argument("model denoiser: state shape does not match the model");
+    at::set_num_threads(threads);
+    torch::NoGradGuard no_grad;
+    Mlp& net = const_cast<Impl*>(impl)->inference();
+    net->eval();
+    const auto n = static_cast<std::int64_t>(sequences);
+    auto xs = torch::from_blob(const_cast<float*>(x.data), {n, l, k}, torch::kFloat);
+    auto ts = torch::full({n}, static_cast<float>(t));
+    auto out_t = torch::from_blob(out.data, {n, l, k}, torch::kFloat);
+    out_t.copy_(net->forward(xs, ts));
+    kernels.softmax(engine::ConstRows{out.data, out.rows, out.k, out.stride}, out);
+    if (impl->spec.method == engine::Method::gssm) out_t.copy_(net->score_q(out_t.clone(), xs, ts));
+  };
+}
+
+}  // namespace gsflow::models

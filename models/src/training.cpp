@@ -1,0 +1,266 @@
+// The training loop and the per-method losses (see training.hpp and docs/method.md).
+#include "gsflow/models/training.hpp"
+
+#include <ATen/CPUGeneratorImpl.h>
+
+#include <chrono>
+#include <cmath>
+#include <sstream>
+
+#include "checkpoint.hpp"
+#include "model_impl.hpp"
+
+namespace gsflow::models {
+
+std::string dataset_hash(const Dataset& data) {
+  std::uint64_t h = fnv1a64(&data.length, sizeof data.length);
+  h = fnv1a64(data.letters.data(), data.letters.size() * sizeof(std::uint16_t), h);
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
+  return buf;
+}
+
+const char* time_sampling_name(TimeSampling sampling) {
+  return sampling == TimeSampling::stratified ? "stratified" : "uniform";
+}
+
+TimeSampling parse_time_sampling(const std::string& text, const std::string& field) {
+  if (text == "uniform") return TimeSampling::uniform;
+  if (text == "stratified") return TimeSampling::stratified;
+  throw ModelError(field + ": unknown time sampling '" + text +
+                   "' (expected uniform or stratified)");
+}
+
+namespace {
+
+using torch::Tensor;
+
+void check_data(const ModelSpec& spec, const Dataset& data, const char* what) {
+  if (data.letters.empty()) return;
+  if (data.length != spec.length || data.letters.size() % data.length != 0)
+    throw ModelError(std::string(what) + " data: sequences of length " +
+                     std::to_string(data.length) + " do not fit a model of length " +
+                     std::to_string(spec.length));
+  for (std::size_t i = 0; i < data.letters.size(); ++i)
+    if (data.letters[i] >= spec.k)
+      throw ModelError(std::string(what) + " data: sequence " + std::to_string(i / data.length) +
+                       " holds letter index " + std::to_string(data.letters[i]) +
+                       " outside the model's alphabet of " + std::to_string(spec.k));
+}
+
+// A(t) and S(t) of engine::Path as tensors of shape [B, 1, 1].
+std::pair<Tensor, Tensor> path_coefficients(const engine::PathOptions& p, const Tensor& t) {
+  auto tt = t.to(torch::kDouble).reshape({-1, 1, 1});
+  if (p.interpolant == engine::Interpolant::paper) {
+    auto a = torch::exp(tt * p.lambda) / p.tau_max;
+    return {a.to(torch::kFloat), (a / p.beta).to(torch::kFloat)};
+  }
+  auto a = torch::expm1(tt * p.lambda) * (p.signal_max / std::expm1(p.lambda));
+  return {a.to(torch::kFloat), torch::ones_like(a).to(torch::kFloat)};
+}
+
+Tensor uniform_open(at::IntArrayRef shape, at::Generator& gen) {
+  return torch::rand(shape, gen).clamp(1e-7, 1.0 - 1e-7);
+}
+
+Tensor sample_times(std::int64_t batch, TimeSampling sampling, at::Generator& gen) {
+  auto u = torch::rand({batch}, gen);
+  if (sampling == TimeSampling::uniform) return u;
+  auto strata = torch::randperm(batch, gen, torch::kLong).to(torch::kFloat);
+  return (strata + u) / static_cast<double>(batch);
+}
+
+// Loss of one batch of letters [B, L] for the model's method.
+Tensor batch_loss(const ModelSpec& spec, Mlp& net, const Tensor& letters, const Tensor& t,
+                  at::Generator& gen) {
+  const auto k = static_cast<std::int64_t>(spec.k);
+  auto x1 = torch::one_hot(letters, k).to(torch::kFloat);
+  const auto shape = x1.sizes();
+  if (spec.method == engine::Method::linear) {
+    auto e = -torch::log(uniform_open(shape, gen));
+    auto x0 = e / e.sum(-1, true);
+    auto tt = t.reshape({-1, 1, 1});
+    auto xt = tt * x1 + (1.0 - tt) * x0;
+    auto logits = net->forward(xt, t);
+    return torch::nn::functional::cross_entropy(logits.reshape({-1, k}), letters.reshape({-1}));
+  }
+  auto g = -torch::log(-torch::log(uniform_open(shape, gen)));
+  auto [a, s] = path_coefficients(engine::Path(spec.path).options(), t);
+  auto xt = torch::softmax(a * x1 + s * g, -1);
+  auto logits = net->forward(xt, t);
+  if (spec.method == engine::Method::gsfm)
+    return torch::nn::functional::cross_entropy(logits.reshape({-1, k}), letters.reshape({-1}));
+  // GSSM: denoising score matching in log coordinates, weighted by 1/lam_c^2 and divided by K.
+  // The conditional score is K lam_c (softmax(-g) - 1/K) (method.md section 3 with
+  // y = log x_t): the model's q is regressed on q = softmax(-g).
+  // The network's logits are a posterior; score_q turns it into the score it implies.
+  auto q = torch::softmax(-g, -1);
+  auto q_model = net->score_q(torch::softmax(logits, -1), xt, t);
+  return (q_model - q).pow(2).sum(-1).mean() * static_cast<double>(k);
+}
+
+Tensor gather_batch(const Dataset& data, const Tensor& index) {
+  const auto l = static_cast<std::int64_t>(data.length);
+  auto all = torch::from_blob(const_cast<std::uint16_t*>(data.letters.data()),
+                              {static_cast<std::int64_t>(data.count()), l}, torch::kInt16);
+  return all.index_select(0, index).to(torch::kLong);
+}
+
+double lr_at(const TrainOptions& o, std::int64_t step) {
+  if (step < o.warmup) return o.lr * static_cast<double>(step + 1) / static_cast<double>(o.warmup);
+  const double span = static_cast<double>(std::max<std::int64_t>(1, o.steps - o.warmup));
+  const double progress = std::min(1.0, static_cast<double>(step - o.warmup) / span);
+  const double cosine = 0.5 * (1.0 + std::cos(M_PI * progress));
+  return o.lr * (o.min_lr_ratio + (1.0 - o.min_lr_ratio) * cosine);
+}
+
+std::string save_optimizer(torch::optim::Optimizer& optimizer) {
+  torch::serialize::OutputArchive archive;
+  optimizer.save(archive);
+  std::ostringstream out;
+  archive.save_to(out);
+  return out.str();
+}
+
+void ema_update(Mlp& ema, const Mlp& net, double decay) {
+  torch::NoGradGuard guard;
+  const auto src = net->named_parameters();
+  for (auto& p : ema->named_parameters()) p.value().mul_(decay).add_(src[p.key()], 1.0 - decay);
+}
+
+}  // namespace
+
+double validation_loss(const Model& model, const Dataset& data, std::size_t batches,
+                       std::size_t batch, std::uint64_t seed) {
+  const ModelSpec& spec = model.spec();
+  check_data(spec, data, "validation");
+  if (data.count() == 0) return -1.0;
+  torch::NoGradGuard no_grad;
+  Mlp& net = const_cast<Model&>(model).impl().inference();
+  net->eval();
+  auto gen = at::make_generator<at::CPUGeneratorImpl>(seed);
+  double total = 0.0;
+  std::size_t used = 0;
+  const std::size_t n = data.count();
+  for (std::size_t b = 0; b < batches; ++b) {
+    const std::size_t first = (b * batch) % n;
+    const std::size_t size = std::min(batch, n - first);
+    auto index = torch::arange(static_cast<std::int64_t>(first),
+                               static_cast<std::int64_t>(first + size), torch::kLong);
+    auto t = sample_times(static_cast<std::int64_t>(size), TimeSampling::stratified, gen);
+    total += batch_loss(spec, net, gather_batch(data, index), t, gen).item<double>() *
+             static_cast<double>(size);
+    used += size;
+  }
+  net->train();
+  return total / static_cast<double>(used);
+}
+
+TrainResult train(Model& model, const Dataset& train_data, const Dataset& validation,
+                  const TrainOptions& o, const std::function<void(const TrainProgress&)>& progress,
+                  std::int64_t report_every, const std::atomic<bool>* cancel) {
+  Model::Impl& m = model.impl();
+  check_data(m.spec, train_data, "training");
+  check_data(m.spec, validation, "validation");
+  if (train_data.count() == 0) throw ModelError("training data is empty");
+  if (o.batch < 1 || o.steps < 0 || !(o.lr > 0.0) || o.warmup < 1 || o.ema < 0.0 || o.ema >= 1.0)
+    throw ModelError("training options: batch >= 1, steps >= 0, lr > 0, warmup >= 1, 0 <= ema < 1");
+  at::set_num_threads(o.threads);
+  const auto t_start = std::chrono::steady_clock::now();
+  const auto seconds = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t_start).count();
+  };
+
+  m.record.data_hash = dataset_hash(train_data);
+  m.net->train();
+  torch::optim::AdamW optimizer(m.net->parameters(),
+                                torch::optim::AdamWOptions(o.lr).weight_decay(o.weight_decay));
+  if (!m.optimizer_state.empty()) {
+    std::istringstream in(m.optimizer_state);
+    torch::serialize::InputArchive archive;
+    archive.load_from(in);
+    optimizer.load(archive);
+  }
+  if (o.ema > 0.0 && !m.ema) {
+    m.ema = make_network(m.spec);
+    copy_weights(m.net, m.ema);
+  }
+
+  TrainResult result;
+  const auto validate = [&] {
+    const double v =
+        validation_loss(model, validation, o.validation_batches, o.batch, o.seed ^ 0x5eedULL);
+    if (v < 0.0) return v;
+    if (result.first_val_loss < 0.0) result.first_val_loss = v;
+    result.last_val_loss = v;
+    m.record.metrics["val_loss"] = v;
+    if (result.best_val_loss < 0.0 || v < result.best_val_loss) {
+      result.best_val_loss = v;
+      m.record.metrics["best_val_loss"] = v;
+      if (!o.checkpoint_file.empty()) model.save(o.checkpoint_file + ".best");
+    }
+    return v;
+  };
+  const auto checkpoint = [&] {
+    if (o.checkpoint_file.empty()) return;
+    m.optimizer_state = save_optimizer(optimizer);
+    model.save(o.checkpoint_file);
+  };
+
+  TrainProgress p;
+  p.total = o.steps;
+  if (!validation.letters.empty() && m.record.train_steps < o.steps) p.val_loss = validate();
+  double loss_sum = 0.0;
+  std::int64_t loss_count = 0;
+  auto gen = at::make_generator<at::CPUGeneratorImpl>(o.seed);
+  const auto n = static_cast<std::int64_t>(train_data.count());
+  while (m.record.train_steps < o.steps) {
+    if (cancel && cancel->load(std::memory_order_relaxed)) {
+      result.cancelled = true;
+      break;
+    }
+    const std::int64_t step = m.record.train_steps;
+    // Reseeded per step so that a resumed run draws the same batches as an uninterrupted one.
+    gen.set_current_seed(o.seed * 0x9E3779B97F4A7C15ULL + static_cast<std::uint64_t>(step));
+    const double lr = lr_at(o, step);
+    for (auto& group : optimizer.param_groups()) group.options().set_lr(lr);
+    auto index = torch::randint(n, {static_cast<std::int64_t>(o.batch)}, gen, torch::kLong);
+    auto t = sample_times(static_cast<std::int64_t>(o.batch), o.time_sampling, gen);
+    optimizer.zero_grad();
+    auto loss = batch_loss(m.spec, m.net, gather_batch(train_data, index), t, gen);
+    loss.backward();
+    if (o.clip > 0.0) torch::nn::utils::clip_grad_norm_(m.net->parameters(), o.clip);
+    optimizer.step();
+    if (m.ema) ema_update(m.ema, m.net, std::min(o.ema, (1.0 + step) / (10.0 + step)));
+    loss_sum += loss.item<double>();
+    ++loss_count;
+    ++m.record.train_steps;
+    ++result.steps_done;
+    const std::int64_t done = m.record.train_steps;
+    const bool last = done == o.steps;
+    bool report = report_every > 0 && done % report_every == 0;
+    if (!validation.letters.empty() &&
+        ((o.validate_every > 0 && done % o.validate_every == 0) || last)) {
+      p.val_loss = validate();
+      report = true;
+    }
+    if (o.checkpoint_every > 0 && done % o.checkpoint_every == 0 && !last) checkpoint();
+    if ((report || last) && progress) {
+      p.step = done;
+      p.loss = loss_sum / static_cast<double>(std::max<std::int64_t>(1, loss_count));
+      p.lr = lr;
+      p.seconds = seconds();
+      progress(p);
+      loss_sum = 0.0;
+      loss_count = 0;
+    }
+  }
+  m.record.metrics["train_seconds"] =
+      seconds() +
+      (m.record.metrics.count("train_seconds") ? m.record.metrics["train_seconds"] : 0.0);
+  checkpoint();
+  result.seconds = seconds();
+  return result;
+}
+
+}  // namespace gsflow::models
