@@ -8,6 +8,7 @@
 #include <iostream>
 
 #include "bench_kernels.hpp"
+#include "bench_toy.hpp"
 #include "global_options.hpp"
 #include "gsflow/engine/kernels.hpp"
 #include "gsflow/version.hpp"
@@ -38,6 +39,7 @@ int main(int argc, char** argv) {
       app.add_subcommand("bench", "Measure performance against baselines in the same run");
   bench->require_subcommand(1);
   gsflow::app::add_bench_kernels(*bench);
+  gsflow::app::add_bench_toy(*bench);
 
   app.parse_complete_callback([&] {
     spdlog::set_default_logger(spdlog::stderr_color_st("gsflow"));
