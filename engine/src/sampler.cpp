@@ -7,7 +7,6 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "gsflow/engine/concrete.hpp"
 #include "gsflow/engine/philox.hpp"
 
 namespace gsflow::engine {
@@ -212,81 +211,110 @@ class BatchRun {
       x_[i] = static_cast<float>(x_[i] + h * (static_cast<double>(xhat_[i]) - x_[i]));
   }
 
-  // Predictor: the exponential flow step with x_hat recovered exactly from the score model.
-  // Corrector: Langevin steps on log x at the new level (see docs/method.md).
+  // GSSM keeps its state as logits y (x = softmax(y)) so that no log is taken per step.
+  // Predictor: the exact exponential step with x_hat recovered from the score model.
+  // Corrector: Langevin steps on y at the new level (see docs/method.md).
   void gssm_step(int step, double t0, double t1) {
+    if (step == 0) {
+      y_.resize(rows_ * k_);
+      for (std::size_t i = 0; i < rows_ * k_; ++i) y_[i] = std::log(std::max(x_[i], 1e-37f));
+    }
+    denoiser_(crows_of(x_), n_, t0, rows_of(q_));
     score_to_posterior(t0);
-    flow(t0, t1);
+    const float delta = static_cast<float>(path_.step(t0, t1));
+    for (std::size_t i = 0; i < rows_ * k_; ++i) y_[i] += delta * xhat_[i];
+    kernels_.softmax(crows_of(y_), rows_of(x_));
     for (int c = 0; c < opt_.corrector_steps; ++c) langevin(step, c, t1);
   }
 
+  // Inverts q = sum_j P_j softmax(a e_j - lam y) for P (concrete.hpp, posterior_from_score) in
+  // float: with w = softmax(-lam y), d_i = 1 + (e^a - 1) w_i and M = sum_j (q_j / w_j) / (K + e^a -
+  // 1), P_i = d_i (q_i / w_i - M) / (e^a - 1), clipped at 0 and renormalised.
   void score_to_posterior(double t) {
-    denoiser_(crows_of(x_), n_, t, rows_of(q_));
-    const double a = path_.concrete_logit(t), lam = path_.concrete_temperature(t);
-    std::vector<double> y(k_), q(k_), post(k_);
+    const double a = path_.concrete_logit(t);
+    if (!(a > 0.0)) {  // no information in the state yet (t = 0 on the consistent path)
+      std::fill(xhat_.begin(), xhat_.end(), 1.0f / static_cast<float>(k_));
+      return;
+    }
+    const float lam = static_cast<float>(path_.concrete_temperature(t));
+    const float gain = static_cast<float>(std::expm1(a));
+    w_.resize(rows_ * k_);
+    for (std::size_t i = 0; i < rows_ * k_; ++i) w_[i] = -lam * y_[i];
+    kernels_.softmax(crows_of(w_), rows_of(w_));
+    const float inv_total = 1.0f / (static_cast<float>(k_) + gain);
     for (std::size_t r = 0; r < rows_; ++r) {
-      const float* x = x_.data() + r * k_;
-      const float* qr = q_.data() + r * k_;
+      const float* q = q_.data() + r * k_;
+      float* w = w_.data() + r * k_;
+      float* p = xhat_.data() + r * k_;
+      float m = 0.0f;
       for (std::size_t c = 0; c < k_; ++c) {
-        y[c] = std::log(std::max(static_cast<double>(x[c]), 1e-300));
-        q[c] = qr[c];
+        w[c] = std::max(w[c], 1e-30f);
+        m += q[c] / w[c];
       }
-      if (a > 0.0) {
-        posterior_from_score(y.data(), q.data(), k_, a, lam, post.data());
-      } else {
-        std::fill(post.begin(), post.end(), 1.0 / static_cast<double>(k_));
+      m *= inv_total;
+      float sum = 0.0f;
+      for (std::size_t c = 0; c < k_; ++c) {
+        p[c] = std::max(0.0f, (1.0f + gain * w[c]) * (q[c] / w[c] - m));
+        sum += p[c];
       }
-      float* out = xhat_.data() + r * k_;
-      for (std::size_t c = 0; c < k_; ++c) out[c] = static_cast<float>(post[c]);
+      const float inv = sum > 0.0f ? 1.0f / sum : 0.0f;
+      for (std::size_t c = 0; c < k_; ++c) p[c] = sum > 0.0f ? p[c] * inv : 1.0f / k_;
     }
   }
 
-  // y <- y + eps s + sqrt(2 eps) xi on the tangent space, per sequence eps from the SNR rule of
-  // Song et al. (2021): eps = 2 (snr |xi| / |s|)^2.
-  void langevin(int step, int corrector, double t) {
-    denoiser_(crows_of(x_), n_, t, rows_of(q_));
-    const double lam = path_.concrete_temperature(t), kd = static_cast<double>(k_);
-    const int stream_step = step * 64 + corrector;
-    std::vector<double> score(l_ * k_), noise(l_ * k_);
-    for (std::size_t seq = 0; seq < n_; ++seq) {
-      double s2 = 0.0, n2 = 0.0;
-      for (std::size_t p = 0; p < l_; ++p) {
-        const std::size_t r = seq * l_ + p;
-        double mean_noise = 0.0;
-        for (std::size_t c = 0; c < k_; ++c) {
-          const double s = kd * lam * (q_[r * k_ + c] - 1.0 / kd);
-          // Box-Muller from two uniforms of the same (row, 2c), (row, 2c + 1).
-          const double u1 = uniform(kLangevin, stream_step, r, 2 * c);
-          const double u2 = uniform(kLangevin, stream_step, r, 2 * c + 1);
-          const double z = std::sqrt(-2.0 * std::log(u1)) * std::cos(6.283185307179586 * u2);
-          score[p * k_ + c] = s;
-          noise[p * k_ + c] = z;
-          mean_noise += z;
-        }
-        mean_noise /= kd;
-        for (std::size_t c = 0; c < k_; ++c) {
-          noise[p * k_ + c] -= mean_noise;
-          s2 += score[p * k_ + c] * score[p * k_ + c];
-          n2 += noise[p * k_ + c] * noise[p * k_ + c];
-        }
+  // Standard normals for row r of this batch, k_ of them, tangent-projected (mean removed):
+  // Box-Muller on the four uniforms of one Philox block (noise_uniform's layout).
+  void tangent_normals(std::uint64_t stream, std::size_t r, float* out) const {
+    const PhiloxKey key{static_cast<std::uint32_t>(opt_.seed),
+                        static_cast<std::uint32_t>(opt_.seed >> 32)};
+    const auto row = static_cast<std::uint32_t>(first_row() + r);
+    float mean = 0.0f;
+    for (std::size_t c = 0; c < k_; c += 4) {
+      const PhiloxCounter ctr{static_cast<std::uint32_t>(c / 4), row,
+                              static_cast<std::uint32_t>(stream),
+                              static_cast<std::uint32_t>(stream >> 32)};
+      const PhiloxCounter bits = philox4x32_10(ctr, key);
+      float z[4];
+      for (int h = 0; h < 4; h += 2) {
+        const float radius = std::sqrt(-2.0f * std::log(uniform_from_bits(bits[h])));
+        const float angle = 6.2831853f * uniform_from_bits(bits[h + 1]);
+        z[h] = radius * std::cos(angle);
+        z[h + 1] = radius * std::sin(angle);
       }
-      const double eps = s2 > 0.0 ? 2.0 * opt_.snr * opt_.snr * n2 / s2 : 0.0;
-      const double amp = std::sqrt(2.0 * eps);
-      for (std::size_t p = 0; p < l_; ++p) {
-        float* x = x_.data() + (seq * l_ + p) * k_;
-        double m = -INFINITY;
-        for (std::size_t c = 0; c < k_; ++c) {
-          const double y = std::log(std::max(static_cast<double>(x[c]), 1e-300)) +
-                           eps * score[p * k_ + c] + amp * noise[p * k_ + c];
-          score[p * k_ + c] = y;  // reuse as the new log-state
-          m = std::max(m, y);
-        }
-        double sum = 0.0;
-        for (std::size_t c = 0; c < k_; ++c) sum += std::exp(score[p * k_ + c] - m);
-        for (std::size_t c = 0; c < k_; ++c)
-          x[c] = static_cast<float>(std::exp(score[p * k_ + c] - m) / sum);
+      for (std::size_t i = 0; i < 4 && c + i < k_; ++i) {
+        out[c + i] = z[i];
+        mean += z[i];
       }
     }
+    mean /= static_cast<float>(k_);
+    for (std::size_t c = 0; c < k_; ++c) out[c] -= mean;
+  }
+
+  // y <- y + eps s + sqrt(2 eps) xi on the tangent space, s = K lam (q - 1/K), with one eps per
+  // sequence from the SNR rule of Song et al. (2021): eps = 2 (snr |xi| / |s|)^2.
+  void langevin(int step, int corrector, double t) {
+    denoiser_(crows_of(x_), n_, t, rows_of(q_));
+    const float lam = static_cast<float>(path_.concrete_temperature(t));
+    const float kd = static_cast<float>(k_), scale = kd * lam, inv_k = 1.0f / kd;
+    const std::uint64_t stream = stream_of(kLangevin, step * 64 + corrector);
+    noise_.resize(rows_ * k_);
+    const std::size_t span = l_ * k_;
+    for (std::size_t seq = 0; seq < n_; ++seq) {
+      float* q = q_.data() + seq * span;  // becomes the score s
+      float* xi = noise_.data() + seq * span;
+      double s2 = 0.0, n2 = 0.0;
+      for (std::size_t p = 0; p < l_; ++p) tangent_normals(stream, seq * l_ + p, xi + p * k_);
+      for (std::size_t i = 0; i < span; ++i) {
+        q[i] = scale * (q[i] - inv_k);
+        s2 += static_cast<double>(q[i]) * q[i];
+        n2 += static_cast<double>(xi[i]) * xi[i];
+      }
+      const float eps = s2 > 0.0 ? static_cast<float>(2.0 * opt_.snr * opt_.snr * n2 / s2) : 0.0f;
+      const float amp = std::sqrt(2.0f * eps);
+      float* y = y_.data() + seq * span;
+      for (std::size_t i = 0; i < span; ++i) y[i] += eps * q[i] + amp * xi[i];
+    }
+    kernels_.softmax(crows_of(y_), rows_of(x_));
   }
 
   void reinject(int step) {
@@ -295,6 +323,8 @@ class BatchRun {
     kernels_.scaled_gumbel_softmax(crows_of(logx_), rows_of(x_), 1.0f,
                                    static_cast<float>(opt_.reinject),
                                    {opt_.seed, stream_of(kReinject, step), first_row()});
+    if (opt_.method == Method::gssm)
+      for (std::size_t i = 0; i < rows_ * k_; ++i) y_[i] = std::log(std::max(x_[i], 1e-37f));
   }
 
   void emit_frame(const SamplerHooks& hooks, int step, double t, bool with_xhat) const {
@@ -315,7 +345,7 @@ class BatchRun {
   const Kernels& kernels_;
   std::size_t l_, k_;
   std::size_t first_ = 0, n_ = 0, rows_ = 0;
-  std::vector<float> x_, xhat_, q_, zeros_, logx_;
+  std::vector<float> x_, xhat_, q_, zeros_, logx_, y_, w_, noise_;
 };
 
 }  // namespace

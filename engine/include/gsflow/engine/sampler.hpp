@@ -39,7 +39,7 @@ Decode parse_decode(const std::string& text, const std::string& field = "decode"
 
 struct SamplerOptions {
   Method method = Method::gsfm;                     // see Method
-  Integrator integrator = Integrator::exponential;  // GSFM and GSSM's predictor; Linear: Euler
+  Integrator integrator = Integrator::exponential;  // GSFM only (GSSM: exponential, Linear: Euler)
   int steps = 100;                                  // integration steps (network calls per level)
   Decode decode = Decode::xhat;                     // how the final letters are read
   double temperature = 1.0;  // GSFM, Linear FM: x_hat^(1/T) renormalised (GSSM: ignored)
