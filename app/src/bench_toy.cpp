@@ -39,6 +39,7 @@ struct ToyOptions {
   std::string time_sampling = "uniform";
   double signal_max = 0.0;
   int corrector_steps = 1;
+  double start_scale = 1.0;
   double snr = 0.16;
   int threads = 1;
   std::uint64_t seed = 0;
@@ -156,6 +157,7 @@ ToyResult run_one(const ToyOptions& o, std::size_t k) {
   so.decode = engine::parse_decode(o.decode, "--decode");
   so.integrator = engine::parse_integrator(o.integrator, "--integrator");
   so.corrector_steps = o.corrector_steps;
+  so.start_scale = o.start_scale;
   so.snr = o.snr;
   so.seed = o.seed + 7;
   const engine::SampleRequest request{o.samples, 4, k, 0};
@@ -260,6 +262,9 @@ void add_bench_toy(CLI::App& bench) {
       ->check(CLI::IsMember({"uniform", "stratified"}));
   cmd->add_option("--corrector-steps", opt->corrector_steps, "GSSM Langevin steps per level")
       ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--start-scale", opt->start_scale,
+                  "Start softmax(s * S(0) g); 1 = the path's own")
+      ->check(CLI::PositiveNumber);
   cmd->add_option("--snr", opt->snr, "GSSM Langevin signal-to-noise ratio")
       ->check(CLI::PositiveNumber);
   cmd->add_option("--threads", opt->threads, "LibTorch and kernel threads")

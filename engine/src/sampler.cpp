@@ -66,6 +66,8 @@ void check_options(const SampleRequest& request, const SamplerOptions& options) 
   if (options.batch < 1) fail("batch must be >= 1");
   if (!(options.temperature > 0.0) || !std::isfinite(options.temperature))
     fail("temperature must be > 0");
+  if (!(options.start_scale > 0.0) || !std::isfinite(options.start_scale))
+    fail("start_scale must be > 0");
   if (!(options.reinject >= 0.0) || !std::isfinite(options.reinject)) fail("reinject must be >= 0");
   if (options.corrector_steps < 0 || options.corrector_steps > 64)
     fail("corrector_steps must be in 0..64");
@@ -158,7 +160,7 @@ class BatchRun {
     // The interpolant at t = 0 without its data term: softmax(S(0) g).
     zeros_.assign(rows_ * k_, 0.0f);
     kernels_.scaled_gumbel_softmax(crows_of(zeros_), rows_of(x_), 0.0f,
-                                   static_cast<float>(path_.noise_scale(0.0)),
+                                   static_cast<float>(opt_.start_scale * path_.noise_scale(0.0)),
                                    {opt_.seed, stream_of(kStart, 0), first_row()});
   }
 

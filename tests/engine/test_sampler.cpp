@@ -485,3 +485,43 @@ TEST(Sampler, OptionNamesRoundTripAndParseErrorsNameTheField) {
 
 }  // namespace
 }  // namespace gsflow::engine
+
+namespace gsflow::engine {
+namespace {
+
+// start_scale multiplies the start's Gumbel noise in logit space: the step-0 frame's log-ratios
+// log(x_i / x_0) scale exactly by it (same noise), and a non-positive scale is refused.
+TEST(SamplerStart, StartScaleMultipliesTheStartLogits) {
+  const ToyTask task = make_toy_task(2, 6, 3);
+  const Path path = make_path(Interpolant::consistent);
+  const Kernels kernels(KernelOptions{.consistent = true});
+  const auto start_frame = [&](double scale) {
+    SamplerOptions o = options_for(Method::gsfm, 1, 4);
+    o.start_scale = scale;
+    o.frames_every = 1;
+    Frame first;
+    SamplerHooks hooks;
+    hooks.frame = [&](const Frame& f) {
+      if (f.step == 0) first = f;
+    };
+    sample(toy_exact_denoiser(task, path, Method::gsfm), path, request_for(task, 4), o, kernels,
+           hooks);
+    return first.x;
+  };
+  const std::vector<float> one = start_frame(1.0), two = start_frame(2.0);
+  ASSERT_EQ(one.size(), 4u * 2u * 6u);
+  for (std::size_t r = 0; r < 8; ++r)
+    for (std::size_t c = 1; c < 6; ++c) {
+      const double a = std::log(static_cast<double>(one[r * 6 + c]) / one[r * 6]);
+      const double b = std::log(static_cast<double>(two[r * 6 + c]) / two[r * 6]);
+      EXPECT_NEAR(b, 2.0 * a, 1e-4 * (1.0 + std::abs(a))) << "row " << r << " col " << c;
+    }
+  SamplerOptions bad = options_for(Method::gsfm, 1, 4);
+  bad.start_scale = 0.0;
+  EXPECT_THROW(sample(toy_exact_denoiser(task, path, Method::gsfm), path, request_for(task, 1), bad,
+                      kernels),
+               std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace gsflow::engine

@@ -43,6 +43,7 @@ struct SamplerOptions {
   int steps = 100;                                  // integration steps (network calls per level)
   Decode decode = Decode::xhat;                     // how the final letters are read
   double temperature = 1.0;  // GSFM, Linear FM: x_hat^(1/T) renormalised (GSSM: ignored)
+  double start_scale = 1.0;  // start x_0 = softmax(start_scale * S(0) g); 1 = the path's own
   double reinject = 0.0;     // Gumbel noise re-injected per step: log x += reinject * g
   int corrector_steps = 1;   // GSSM: Langevin corrector steps per level (0..64)
   double snr = 0.16;         // GSSM: signal-to-noise ratio that sets the Langevin step size
