@@ -8,6 +8,11 @@
 #include "gsflow/engine/concrete.hpp"
 #include "gsflow/engine/path.hpp"
 
+namespace gsflow::engine {
+// Test names and failure messages print the interpolant by name.
+void PrintTo(Interpolant interpolant, std::ostream* os) { *os << interpolant_name(interpolant); }
+}  // namespace gsflow::engine
+
 namespace gsflow::models {
 namespace {
 
@@ -80,7 +85,10 @@ TEST_P(NetworkFormulas, ScoreHeadMatchesTheExactMarginalScore) {
 
 INSTANTIATE_TEST_SUITE_P(BothInterpolants, NetworkFormulas,
                          ::testing::Values(engine::Interpolant::consistent,
-                                           engine::Interpolant::paper));
+                                           engine::Interpolant::paper),
+                         [](const auto& info) {
+                           return std::string(engine::interpolant_name(info.param));
+                         });
 
 TEST(Network, OutputShapeAndTimeDependence) {
   ModelSpec spec;
