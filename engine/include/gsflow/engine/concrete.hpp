@@ -1,6 +1,7 @@
-// Double-precision formulas of the Concrete (Gumbel-softmax) distribution used as oracles and by
-// the score sampler: densities, the score in log coordinates, and the exact posterior over the
-// clean letter of one position (method.md sections 1-3). All functions work on one row of k values.
+// Double-precision formulas of the Concrete (Gumbel-softmax) distribution: densities, the score
+// in log coordinates and the exact posterior over the clean letter of one position (method.md
+// sections 1-3). Test oracles, the toy task's exact denoisers and the reference for the samplers'
+// float versions. All functions work on one row of k values.
 #pragma once
 
 #include <cstddef>
