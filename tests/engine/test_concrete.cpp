@@ -12,20 +12,14 @@
 #include <vector>
 
 #include "gsflow/engine/concrete.hpp"
+#include "method_test_util.hpp"
 
 namespace gsflow::engine {
 namespace {
 
-constexpr double kTemperatures[] = {0.5, 1.0, 5.0};
+using testing::softmax;
 
-std::vector<double> softmax(const std::vector<double>& z) {
-  const double m = *std::max_element(z.begin(), z.end());
-  std::vector<double> p(z.size());
-  double s = 0;
-  for (std::size_t i = 0; i < z.size(); ++i) s += p[i] = std::exp(z[i] - m);
-  for (double& v : p) v /= s;
-  return p;
-}
+constexpr double kTemperatures[] = {0.5, 1.0, 5.0};
 
 double logsumexp(const std::vector<double>& v) {
   const double m = *std::max_element(v.begin(), v.end());

@@ -15,38 +15,17 @@
 
 #include "gsflow/engine/kernels.hpp"
 #include "gsflow/engine/path.hpp"
+#include "method_test_util.hpp"
 
 namespace gsflow::engine {
 namespace {
 
+using testing::make_path;
+using testing::names_field;
+using testing::softmax;
+
 constexpr Interpolant kInterpolants[] = {Interpolant::paper, Interpolant::consistent};
 constexpr double kTimes[] = {0.0, 0.01, 0.25, 0.5, 0.73, 0.99, 1.0};
-
-// True when `msg` contains `field` as a whole word (so the field "k" is not matched inside
-// "batch").
-bool names_field(const std::string& msg, const std::string& field) {
-  const auto ident = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
-  for (std::size_t at = msg.find(field); at != std::string::npos; at = msg.find(field, at + 1)) {
-    const std::size_t end = at + field.size();
-    if ((at == 0 || !ident(msg[at - 1])) && (end == msg.size() || !ident(msg[end]))) return true;
-  }
-  return false;
-}
-
-Path make_path(Interpolant interpolant) {
-  PathOptions o;
-  o.interpolant = interpolant;
-  return Path(o);
-}
-
-std::vector<double> softmax(const std::vector<double>& z) {
-  const double m = *std::max_element(z.begin(), z.end());
-  std::vector<double> p(z.size());
-  double s = 0;
-  for (std::size_t i = 0; i < z.size(); ++i) s += p[i] = std::exp(z[i] - m);
-  for (double& v : p) v /= s;
-  return p;
-}
 
 // Fixed Gumbel(0, 1) logits.
 std::vector<double> gumbel_logits(std::mt19937_64& rng, std::size_t k) {

@@ -18,28 +18,15 @@
 #include "gsflow/engine/path.hpp"
 #include "gsflow/engine/sampler.hpp"
 #include "gsflow/engine/toy.hpp"
+#include "method_test_util.hpp"
 
 namespace gsflow::engine {
 namespace {
 
+using testing::make_path;
+using testing::names_field;
+
 constexpr std::uint64_t kTaskSeed = 20250317;
-
-// True when `msg` contains `field` as a whole word (so the field "k" is not matched inside
-// "batch").
-bool names_field(const std::string& msg, const std::string& field) {
-  const auto ident = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
-  for (std::size_t at = msg.find(field); at != std::string::npos; at = msg.find(field, at + 1)) {
-    const std::size_t end = at + field.size();
-    if ((at == 0 || !ident(msg[at - 1])) && (end == msg.size() || !ident(msg[end]))) return true;
-  }
-  return false;
-}
-
-Path make_path(Interpolant interpolant) {
-  PathOptions o;
-  o.interpolant = interpolant;
-  return Path(o);
-}
 
 SamplerOptions options_for(Method method, int steps, std::size_t batch = 256,
                            std::uint64_t seed = 1) {
