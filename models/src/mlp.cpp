@@ -60,17 +60,23 @@ torch::Tensor MlpImpl::forward(const torch::Tensor& x, const torch::Tensor& t) {
   return logits;
 }
 
+std::pair<torch::Tensor, torch::Tensor> path_tensors(const engine::PathOptions& path,
+                                                     const torch::Tensor& t) {
+  auto tt = t.to(torch::kDouble).reshape({-1, 1, 1});
+  if (path.interpolant == engine::Interpolant::paper) {
+    auto signal = torch::exp(tt * path.lambda) / path.tau_max;  // 1 / tau(t)
+    return {signal.to(torch::kFloat), (signal / path.beta).to(torch::kFloat)};
+  }
+  auto signal = torch::expm1(tt * path.lambda) * (path.signal_max / std::expm1(path.lambda));
+  return {signal.to(torch::kFloat), torch::ones_like(signal).to(torch::kFloat)};
+}
+
 namespace {
-// Concrete parameters of the interpolant at times t [B]: logit gap a and temperature lam, [B,1,1].
+// Concrete parameters of the interpolant, logit gap a = A / S and temperature lam = 1 / S.
 std::pair<torch::Tensor, torch::Tensor> concrete_parameters(const engine::PathOptions& path,
                                                             const torch::Tensor& t) {
-  auto tt = t.reshape({-1, 1, 1});
-  if (path.interpolant == engine::Interpolant::paper) {
-    auto tau = torch::exp(tt * -path.lambda) * path.tau_max;
-    return {torch::full_like(tt, path.beta), tau * path.beta};
-  }
-  return {torch::expm1(tt * path.lambda) * (path.signal_max / std::expm1(path.lambda)),
-          torch::ones_like(tt)};
+  auto [signal, noise] = path_tensors(path, t);
+  return {signal / noise, 1.0 / noise};
 }
 }  // namespace
 

@@ -31,4 +31,9 @@ struct MlpImpl : torch::nn::Module {
 };
 TORCH_MODULE(Mlp);
 
+// engine::Path's A(t) and S(t) as float tensors of shape [B, 1, 1] for times t [B]
+// (x_t = softmax(A e_k + S g)); `path` must have signal_max resolved (engine::Path::options()).
+std::pair<torch::Tensor, torch::Tensor> path_tensors(const engine::PathOptions& path,
+                                                     const torch::Tensor& t);
+
 }  // namespace gsflow::models

@@ -48,17 +48,6 @@ void check_data(const ModelSpec& spec, const Dataset& data, const char* what) {
                        " outside the model's alphabet of " + std::to_string(spec.k));
 }
 
-// A(t) and S(t) of engine::Path as tensors of shape [B, 1, 1].
-std::pair<Tensor, Tensor> path_coefficients(const engine::PathOptions& p, const Tensor& t) {
-  auto tt = t.to(torch::kDouble).reshape({-1, 1, 1});
-  if (p.interpolant == engine::Interpolant::paper) {
-    auto a = torch::exp(tt * p.lambda) / p.tau_max;
-    return {a.to(torch::kFloat), (a / p.beta).to(torch::kFloat)};
-  }
-  auto a = torch::expm1(tt * p.lambda) * (p.signal_max / std::expm1(p.lambda));
-  return {a.to(torch::kFloat), torch::ones_like(a).to(torch::kFloat)};
-}
-
 Tensor uniform_open(at::IntArrayRef shape, at::Generator& gen) {
   return torch::rand(shape, gen).clamp(1e-7, 1.0 - 1e-7);
 }
@@ -85,7 +74,7 @@ Tensor batch_loss(const ModelSpec& spec, Mlp& net, const Tensor& letters, const 
     return torch::nn::functional::cross_entropy(logits.reshape({-1, k}), letters.reshape({-1}));
   }
   auto g = -torch::log(-torch::log(uniform_open(shape, gen)));
-  auto [a, s] = path_coefficients(engine::Path(spec.path).options(), t);
+  auto [a, s] = path_tensors(engine::Path(spec.path).options(), t);
   auto xt = torch::softmax(a * x1 + s * g, -1);
   auto logits = net->forward(xt, t);
   if (spec.method == engine::Method::gsfm)
