@@ -109,8 +109,8 @@ struct ToyResult {
 ToyResult run_one(const ToyOptions& o, std::size_t k) {
   const engine::Kernels kernels(kernel_options());
   const engine::ToyTask task = engine::make_toy_task(4, k, o.seed + 1000 * k);
-  models::Dataset train{4, engine::sample_toy_data(task, o.data_size, o.seed + 1)};
-  models::Dataset val{4, engine::sample_toy_data(task, 8192, o.seed + 2)};
+  models::Dataset train{4, engine::sample_toy_data(task, o.data_size, o.seed + 1), {}};
+  models::Dataset val{4, engine::sample_toy_data(task, 8192, o.seed + 2), {}};
 
   models::ModelSpec spec;
   spec.method = engine::parse_method(o.method, "--method");
@@ -118,10 +118,10 @@ ToyResult run_one(const ToyOptions& o, std::size_t k) {
   spec.path.signal_max = o.signal_max;
   spec.length = 4;
   spec.k = k;
-  spec.mlp.width = o.width;
-  spec.mlp.blocks = o.blocks;
-  spec.mlp.input = models::parse_network_input(o.input, "--input");
-  spec.mlp.likelihood_skip = !o.no_skip;
+  spec.network.width = o.width;
+  spec.network.blocks = o.blocks;
+  spec.network.input = models::parse_network_input(o.input, "--input");
+  spec.network.likelihood_skip = !o.no_skip;
   models::Model model(spec, o.seed);
 
   models::TrainOptions to;

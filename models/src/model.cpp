@@ -18,15 +18,26 @@ NetworkInput parse_network_input(const std::string& text, const std::string& fie
   throw ModelError(field + ": unknown network input '" + text + "' (expected log_probs or probs)");
 }
 
-Mlp make_network(const ModelSpec& spec) {
-  if (spec.length < 1 || spec.k < 2) throw ModelError("model: length must be >= 1 and k >= 2");
-  if (spec.mlp.width < 1 || spec.mlp.blocks < 0 || spec.mlp.time_features < 2 ||
-      spec.mlp.time_features % 2 != 0)
-    throw ModelError("model: width >= 1, blocks >= 0 and an even time_features >= 2 required");
-  return Mlp(spec);
+const char* network_type_name(NetworkType type) {
+  switch (type) {
+    case NetworkType::cnn:
+      return "cnn";
+    case NetworkType::transformer:
+      return "transformer";
+    case NetworkType::mlp:
+      break;
+  }
+  return "mlp";
 }
 
-void copy_weights(const Mlp& from, Mlp& to) {
+NetworkType parse_network_type(const std::string& text, const std::string& field) {
+  for (const auto type : {NetworkType::mlp, NetworkType::cnn, NetworkType::transformer})
+    if (text == network_type_name(type)) return type;
+  throw ModelError(field + ": unknown network type '" + text +
+                   "' (expected mlp, cnn or transformer)");
+}
+
+void copy_weights(const Network& from, Network& to) {
   torch::NoGradGuard guard;
   const auto src = from->named_parameters(), src_b = from->named_buffers();
   for (auto& p : to->named_parameters()) p.value().copy_(src[p.key()]);
@@ -47,12 +58,14 @@ nlohmann::json spec_to_json(const ModelSpec& s) {
             {"beta", s.path.beta},
             {"signal_max", s.path.signal_max}}},
           {"network",
-           {{"type", "mlp"},
-            {"width", s.mlp.width},
-            {"blocks", s.mlp.blocks},
-            {"time_features", s.mlp.time_features},
-            {"input", network_input_name(s.mlp.input)},
-            {"likelihood_skip", s.mlp.likelihood_skip}}}};
+           {{"type", network_type_name(s.network.type)},
+            {"width", s.network.width},
+            {"blocks", s.network.blocks},
+            {"time_features", s.network.time_features},
+            {"kernel", s.network.kernel},
+            {"heads", s.network.heads},
+            {"input", network_input_name(s.network.input)},
+            {"likelihood_skip", s.network.likelihood_skip}}}};
 }
 
 // Reads field `name` of `j` as T, or throws ModelError naming the file and the field.
@@ -83,21 +96,23 @@ ModelSpec spec_from_json(const nlohmann::json& j, const std::string& file) {
     s.path.beta = field<double>(p, "beta", file, "path.");
     s.path.signal_max = field<double>(p, "signal_max", file, "path.");
     const auto n = field<nlohmann::json>(j, "network", file);
-    if (field<std::string>(n, "type", file, "network.") != "mlp")
-      throw ModelError(file + ": metadata field 'network.type' names an unknown network");
-    s.mlp.width = field<int>(n, "width", file, "network.");
-    s.mlp.blocks = field<int>(n, "blocks", file, "network.");
-    s.mlp.time_features = field<int>(n, "time_features", file, "network.");
-    s.mlp.input = parse_network_input(field<std::string>(n, "input", file, "network."),
-                                      file + ": network.input");
-    s.mlp.likelihood_skip = field<bool>(n, "likelihood_skip", file, "network.");
+    s.network.type = parse_network_type(field<std::string>(n, "type", file, "network."),
+                                        file + ": metadata field 'network.type'");
+    s.network.width = field<int>(n, "width", file, "network.");
+    s.network.blocks = field<int>(n, "blocks", file, "network.");
+    s.network.time_features = field<int>(n, "time_features", file, "network.");
+    s.network.kernel = field<int>(n, "kernel", file, "network.");
+    s.network.heads = field<int>(n, "heads", file, "network.");
+    s.network.input = parse_network_input(field<std::string>(n, "input", file, "network."),
+                                          file + ": network.input");
+    s.network.likelihood_skip = field<bool>(n, "likelihood_skip", file, "network.");
   } catch (const std::invalid_argument& e) {
     throw ModelError(e.what());
   }
   return s;
 }
 
-std::string save_module(const Mlp& net) {
+std::string save_module(const Network& net) {
   torch::serialize::OutputArchive archive;
   net->save(archive);
   std::ostringstream out;
@@ -105,7 +120,7 @@ std::string save_module(const Mlp& net) {
   return out.str();
 }
 
-void load_module(Mlp& net, const std::string& bytes, const std::string& file,
+void load_module(Network& net, const std::string& bytes, const std::string& file,
                  const std::string& section) {
   // Module::load replaces tensors wholesale, shapes included, so the shapes are checked here.
   std::map<std::string, std::vector<std::int64_t>> expected;
@@ -165,6 +180,9 @@ void Model::save(const std::string& file) const {
   meta["train_steps"] = impl_->record.train_steps;
   meta["data_hash"] = impl_->record.data_hash;
   meta["metrics"] = impl_->record.metrics;
+  nlohmann::json lengths = nlohmann::json::object();
+  for (const auto& [len, count] : impl_->record.length_counts) lengths[std::to_string(len)] = count;
+  meta["length_counts"] = lengths;
   meta["ema"] = static_cast<bool>(impl_->ema);
   CheckpointData data;
   data.metadata = meta.dump(2);
@@ -193,6 +211,9 @@ Model Model::load(const std::string& file) {
   impl->record.train_steps = field<std::int64_t>(meta, "train_steps", file);
   impl->record.data_hash = field<std::string>(meta, "data_hash", file);
   impl->record.metrics = field<std::map<std::string, double>>(meta, "metrics", file);
+  for (const auto& [len, count] :
+       field<std::map<std::string, std::size_t>>(meta, "length_counts", file))
+    impl->record.length_counts[std::stoul(len)] = count;
   impl->net = make_network(impl->spec);
   if (!data.sections.count("weights")) throw ModelError(file + ": section 'weights' missing");
   load_module(impl->net, data.sections["weights"], file, "weights");
@@ -224,14 +245,17 @@ engine::Denoiser Model::denoiser(const engine::Kernels& kernels, int threads) co
   const Impl* impl = impl_.get();
   return [impl, &kernels, threads](engine::ConstRows x, std::size_t sequences, double t,
                                    engine::Rows out) {
-    const auto l = static_cast<std::int64_t>(impl->spec.length);
     const auto k = static_cast<std::int64_t>(impl->spec.k);
-    if (x.rows != sequences * impl->spec.length || x.k != impl->spec.k || x.stride != x.k ||
-        out.rows != x.rows || out.k != x.k || out.stride != out.k)
+    const std::size_t len = sequences ? x.rows / sequences : 0;
+    const bool any_length = impl->spec.network.type == NetworkType::transformer;
+    if (x.rows != sequences * len ||
+        (any_length ? len > impl->spec.length : len != impl->spec.length) || x.k != impl->spec.k ||
+        x.stride != x.k || out.rows != x.rows || out.k != x.k || out.stride != out.k)
       throw std::invalid_argument("model denoiser: state shape does not match the model");
+    const auto l = static_cast<std::int64_t>(len);
     at::set_num_threads(threads);
     torch::NoGradGuard no_grad;
-    Mlp& net = const_cast<Impl*>(impl)->inference();
+    Network& net = const_cast<Impl*>(impl)->inference();
     net->eval();
     const auto n = static_cast<std::int64_t>(sequences);
     auto xs = torch::from_blob(const_cast<float*>(x.data), {n, l, k}, torch::kFloat);

@@ -15,6 +15,8 @@ namespace gsflow::models {
 std::string dataset_hash(const Dataset& data) {
   std::uint64_t h = fnv1a64(&data.length, sizeof data.length);
   h = fnv1a64(data.letters.data(), data.letters.size() * sizeof(std::uint16_t), h);
+  if (!data.lengths.empty())
+    h = fnv1a64(data.lengths.data(), data.lengths.size() * sizeof(std::uint16_t), h);
   char buf[17];
   std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
   return buf;
@@ -41,6 +43,19 @@ void check_data(const ModelSpec& spec, const Dataset& data, const char* what) {
     throw ModelError(std::string(what) + " data: sequences of length " +
                      std::to_string(data.length) + " do not fit a model of length " +
                      std::to_string(spec.length));
+  if (!data.lengths.empty()) {
+    if (data.lengths.size() != data.count())
+      throw ModelError(std::string(what) + " data: " + std::to_string(data.lengths.size()) +
+                       " lengths for " + std::to_string(data.count()) + " sequences");
+    if (spec.network.type != NetworkType::transformer)
+      throw ModelError(std::string(what) +
+                       " data: sequences of different lengths need a transformer network");
+    for (std::size_t i = 0; i < data.lengths.size(); ++i)
+      if (data.lengths[i] < 1 || data.lengths[i] > data.length)
+        throw ModelError(std::string(what) + " data: sequence " + std::to_string(i) +
+                         " has length " + std::to_string(data.lengths[i]) + " outside 1.." +
+                         std::to_string(data.length));
+  }
   for (std::size_t i = 0; i < data.letters.size(); ++i)
     if (data.letters[i] >= spec.k)
       throw ModelError(std::string(what) + " data: sequence " + std::to_string(i / data.length) +
@@ -59,9 +74,22 @@ Tensor sample_times(std::int64_t batch, TimeSampling sampling, at::Generator& ge
   return (strata + u) / static_cast<double>(batch);
 }
 
-// Loss of one batch of letters [B, L] for the model's method.
-Tensor batch_loss(const ModelSpec& spec, Mlp& net, const Tensor& letters, const Tensor& t,
-                  at::Generator& gen) {
+// Mean of per-position losses [B, L] over the real positions (mask [B, L] bool, or undefined).
+Tensor masked_mean(const Tensor& per_position, const Tensor& mask) {
+  if (!mask.defined()) return per_position.mean();
+  const auto keep = mask.to(per_position.dtype());
+  return (per_position * keep).sum() / keep.sum();
+}
+
+Tensor cross_entropy(const Tensor& logits, const Tensor& letters, const Tensor& mask) {
+  auto nll = -torch::log_softmax(logits, -1).gather(-1, letters.unsqueeze(-1)).squeeze(-1);
+  return masked_mean(nll, mask);
+}
+
+// Loss of one batch of letters [B, L] (real positions: mask, or all when undefined) for the
+// model's method.
+Tensor batch_loss(const ModelSpec& spec, Network& net, const Tensor& letters, const Tensor& mask,
+                  const Tensor& t, at::Generator& gen) {
   const auto k = static_cast<std::int64_t>(spec.k);
   auto x1 = torch::one_hot(letters, k).to(torch::kFloat);
   const auto shape = x1.sizes();
@@ -70,22 +98,20 @@ Tensor batch_loss(const ModelSpec& spec, Mlp& net, const Tensor& letters, const 
     auto x0 = e / e.sum(-1, true);
     auto tt = t.reshape({-1, 1, 1});
     auto xt = tt * x1 + (1.0 - tt) * x0;
-    auto logits = net->forward(xt, t);
-    return torch::nn::functional::cross_entropy(logits.reshape({-1, k}), letters.reshape({-1}));
+    return cross_entropy(net->forward(xt, t, mask), letters, mask);
   }
   auto g = -torch::log(-torch::log(uniform_open(shape, gen)));
   auto [a, s] = path_tensors(engine::Path(spec.path).options(), t);
   auto xt = torch::softmax(a * x1 + s * g, -1);
-  auto logits = net->forward(xt, t);
-  if (spec.method == engine::Method::gsfm)
-    return torch::nn::functional::cross_entropy(logits.reshape({-1, k}), letters.reshape({-1}));
+  auto logits = net->forward(xt, t, mask);
+  if (spec.method == engine::Method::gsfm) return cross_entropy(logits, letters, mask);
   // GSSM: denoising score matching in log coordinates, weighted by 1/lam_c^2 and divided by K.
   // The conditional score is K lam_c (softmax(-g) - 1/K) (method.md section 3 with
   // y = log x_t): the model's q is regressed on q = softmax(-g).
   // The network's logits are a posterior; score_q turns it into the score it implies.
   auto q = torch::softmax(-g, -1);
   auto q_model = net->score_q(torch::softmax(logits, -1), xt, t);
-  return (q_model - q).pow(2).sum(-1).mean() * static_cast<double>(k);
+  return masked_mean((q_model - q).pow(2).sum(-1), mask) * static_cast<double>(k);
 }
 
 Tensor gather_batch(const Dataset& data, const Tensor& index) {
@@ -93,6 +119,17 @@ Tensor gather_batch(const Dataset& data, const Tensor& index) {
   auto all = torch::from_blob(const_cast<std::uint16_t*>(data.letters.data()),
                               {static_cast<std::int64_t>(data.count()), l}, torch::kInt16);
   return all.index_select(0, index).to(torch::kLong);
+}
+
+// Real positions [B, L] of the sequences `index`, or undefined when all have the full length.
+Tensor gather_mask(const Dataset& data, const Tensor& index) {
+  if (data.lengths.empty()) return {};
+  auto lengths = torch::from_blob(const_cast<std::uint16_t*>(data.lengths.data()),
+                                  {static_cast<std::int64_t>(data.lengths.size())}, torch::kInt16)
+                     .index_select(0, index)
+                     .to(torch::kLong);
+  return torch::arange(static_cast<std::int64_t>(data.length), torch::kLong).unsqueeze(0) <
+         lengths.unsqueeze(1);
 }
 
 double lr_at(const TrainOptions& o, std::int64_t step) {
@@ -111,7 +148,7 @@ std::string save_optimizer(torch::optim::Optimizer& optimizer) {
   return out.str();
 }
 
-void ema_update(Mlp& ema, const Mlp& net, double decay) {
+void ema_update(Network& ema, const Network& net, double decay) {
   torch::NoGradGuard guard;
   const auto src = net->named_parameters();
   for (auto& p : ema->named_parameters()) p.value().mul_(decay).add_(src[p.key()], 1.0 - decay);
@@ -125,7 +162,7 @@ double validation_loss(const Model& model, const Dataset& data, std::size_t batc
   check_data(spec, data, "validation");
   if (data.count() == 0) return -1.0;
   torch::NoGradGuard no_grad;
-  Mlp& net = const_cast<Model&>(model).impl().inference();
+  Network& net = const_cast<Model&>(model).impl().inference();
   net->eval();
   auto gen = at::make_generator<at::CPUGeneratorImpl>(seed);
   double total = 0.0;
@@ -137,7 +174,8 @@ double validation_loss(const Model& model, const Dataset& data, std::size_t batc
     auto index = torch::arange(static_cast<std::int64_t>(first),
                                static_cast<std::int64_t>(first + size), torch::kLong);
     auto t = sample_times(static_cast<std::int64_t>(size), TimeSampling::stratified, gen);
-    total += batch_loss(spec, net, gather_batch(data, index), t, gen).item<double>() *
+    total += batch_loss(spec, net, gather_batch(data, index), gather_mask(data, index), t, gen)
+                 .item<double>() *
              static_cast<double>(size);
     used += size;
   }
@@ -161,6 +199,11 @@ TrainResult train(Model& model, const Dataset& train_data, const Dataset& valida
   };
 
   m.record.data_hash = dataset_hash(train_data);
+  m.record.length_counts.clear();
+  if (train_data.lengths.empty())
+    m.record.length_counts[train_data.length] = train_data.count();
+  else
+    for (const auto len : train_data.lengths) ++m.record.length_counts[len];
   m.net->train();
   torch::optim::AdamW optimizer(m.net->parameters(),
                                 torch::optim::AdamWOptions(o.lr).weight_decay(o.weight_decay));
@@ -216,7 +259,8 @@ TrainResult train(Model& model, const Dataset& train_data, const Dataset& valida
     auto index = torch::randint(n, {static_cast<std::int64_t>(o.batch)}, gen, torch::kLong);
     auto t = sample_times(static_cast<std::int64_t>(o.batch), o.time_sampling, gen);
     optimizer.zero_grad();
-    auto loss = batch_loss(m.spec, m.net, gather_batch(train_data, index), t, gen);
+    auto loss = batch_loss(m.spec, m.net, gather_batch(train_data, index),
+                           gather_mask(train_data, index), t, gen);
     loss.backward();
     if (o.clip > 0.0) torch::nn::utils::clip_grad_norm_(m.net->parameters(), o.clip);
     optimizer.step();

@@ -34,8 +34,8 @@ ModelSpec small_spec() {
   ModelSpec s;
   s.length = 3;
   s.k = 5;
-  s.mlp.width = 16;
-  s.mlp.blocks = 1;
+  s.network.width = 16;
+  s.network.blocks = 1;
   return s;
 }
 
@@ -172,7 +172,7 @@ TEST(Checkpoint, ImpossibleSpecIsRefused) {
   s.k = 1;
   EXPECT_THROW(Model(s, 1), ModelError);
   s = small_spec();
-  s.mlp.time_features = 7;
+  s.network.time_features = 7;
   EXPECT_THROW(Model(s, 1), ModelError);
   s = small_spec();
   s.path.lambda = -1.0;

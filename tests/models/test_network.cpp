@@ -4,7 +4,7 @@
 
 #include <vector>
 
-#include "../../models/src/mlp.hpp"
+#include "../../models/src/network.hpp"
 #include "gsflow/engine/concrete.hpp"
 #include "gsflow/engine/path.hpp"
 
@@ -32,7 +32,7 @@ TEST_P(NetworkFormulas, LikelihoodSkipIsTheUniformPriorPosterior) {
   spec.length = 1;
   spec.k = 6;
   spec.path.interpolant = GetParam();
-  Mlp net(spec);
+  auto net = make_network(spec);
   const engine::Path path(spec.path);
   const auto x = states(6);
   for (const double t : {0.05, 0.5, 0.97}) {
@@ -55,7 +55,7 @@ TEST_P(NetworkFormulas, ScoreHeadMatchesTheExactMarginalScore) {
   spec.length = 1;
   spec.k = 6;
   spec.path.interpolant = GetParam();
-  Mlp net(spec);
+  auto net = make_network(spec);
   const engine::Path path(spec.path);
   const auto x = states(6);
   const std::vector<double> prior{0.1, 0.3, 0.05, 0.25, 0.2, 0.1};
@@ -94,7 +94,7 @@ TEST(Network, OutputShapeAndTimeDependence) {
   ModelSpec spec;
   spec.length = 3;
   spec.k = 4;
-  Mlp net(spec);
+  auto net = make_network(spec);
   auto x = torch::full({2, 3, 4}, 0.25f);
   const auto a = net->forward(x, torch::full({2}, 0.1f));
   const auto b = net->forward(x, torch::full({2}, 0.9f));

@@ -15,8 +15,8 @@ namespace fs = std::filesystem;
 
 struct ToyData {
   engine::ToyTask task = engine::make_toy_task(4, 8, 5);
-  Dataset train{4, engine::sample_toy_data(task, 4000, 1)};
-  Dataset val{4, engine::sample_toy_data(task, 1024, 2)};
+  Dataset train{4, engine::sample_toy_data(task, 4000, 1), {}};
+  Dataset val{4, engine::sample_toy_data(task, 1024, 2), {}};
 };
 
 ModelSpec toy_spec(engine::Method method, bool skip) {
@@ -24,9 +24,9 @@ ModelSpec toy_spec(engine::Method method, bool skip) {
   s.method = method;
   s.length = 4;
   s.k = 8;
-  s.mlp.width = 32;
-  s.mlp.blocks = 1;
-  s.mlp.likelihood_skip = skip;
+  s.network.width = 32;
+  s.network.blocks = 1;
+  s.network.likelihood_skip = skip;
   return s;
 }
 
@@ -137,9 +137,9 @@ TEST(Training, DataThatDoesNotFitIsRefused) {
   } catch (const ModelError& e) {
     EXPECT_NE(std::string(e.what()).find("sequence 17"), std::string::npos) << e.what();
   }
-  Dataset wrong_length{5, std::vector<std::uint16_t>(50, 0)};
+  Dataset wrong_length{5, std::vector<std::uint16_t>(50, 0), {}};
   EXPECT_THROW(train(m, wrong_length, {}, quick(1)), ModelError);
-  EXPECT_THROW(train(m, Dataset{4, {}}, {}, quick(1)), ModelError);
+  EXPECT_THROW(train(m, Dataset{4, {}, {}}, {}, quick(1)), ModelError);
 }
 
 TEST(Training, DatasetHashDependsOnContent) {

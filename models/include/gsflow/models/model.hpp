@@ -31,12 +31,25 @@ enum class NetworkInput {
 const char* network_input_name(NetworkInput input);
 NetworkInput parse_network_input(const std::string& text, const std::string& field);
 
-// MLP denoiser for small problems: input projection, residual blocks with a time embedding added
-// before each block, layer norm, output projection to L x K logits.
-struct MlpOptions {
-  int width = 128;                               // hidden width
-  int blocks = 2;                                // residual blocks
-  int time_features = 32;                        // sinusoidal features of t (half sin, half cos)
+// Which network predicts the clean letters.
+enum class NetworkType {
+  mlp,          // flattened MLP with residual blocks: small problems (toy benchmark), fixed length
+  cnn,          // dilated 1-D CNN with time conditioning (DNA; Dirichlet-FM promoter model shape)
+  transformer,  // pre-norm transformer with adaptive layer norm on t, padding mask, any length up
+                // to ModelSpec::length (peptides)
+};
+const char* network_type_name(NetworkType type);
+NetworkType parse_network_type(const std::string& text, const std::string& field);
+
+// Architecture of the denoiser. Every network embeds t with sinusoidal features and an MLP, sees
+// the state as NetworkInput says, and ends with L x K logits.
+struct NetworkOptions {
+  NetworkType type = NetworkType::mlp;  // see NetworkType
+  int width = 128;                      // hidden width (MLP units, CNN channels, model dim)
+  int blocks = 2;                       // residual blocks / layers
+  int time_features = 32;               // sinusoidal features of t (half sin, half cos)
+  int kernel = 9;                       // CNN: convolution kernel size (odd)
+  int heads = 4;                        // transformer: attention heads (divide width)
   NetworkInput input = NetworkInput::log_probs;  // see NetworkInput
   // Add each position's exact log-likelihood of every clean letter, log p(x_t | e_k), to the
   // output logits, so the network learns only what the data adds (docs/method.md, "likelihood
@@ -47,10 +60,10 @@ struct MlpOptions {
 struct ModelSpec {
   engine::Method method = engine::Method::gsfm;  // what the network predicts and how to sample
   engine::PathOptions path;                      // schedule and interpolant
-  std::size_t length = 4;                        // L, sequence length
-  std::size_t k = 20;                            // K, alphabet size
-  std::string alphabet;                          // "dna", "protein" or "" (generic K, e.g. toy)
-  MlpOptions mlp;                                // architecture
+  std::size_t length = 4;  // L, sequence length (transformer: the longest it accepts)
+  std::size_t k = 20;      // K, alphabet size
+  std::string alphabet;    // "dna", "protein" or "" (generic K, e.g. toy)
+  NetworkOptions network;  // architecture
 };
 
 // Training facts stored with the weights.
@@ -58,6 +71,9 @@ struct ModelRecord {
   std::int64_t train_steps = 0;           // optimiser steps taken
   std::string data_hash;                  // hash of the training letters (FNV-1a 64, hex)
   std::map<std::string, double> metrics;  // e.g. "val_loss", "best_val_loss"
+  // How many training sequences had each length: generation draws lengths from it when the user
+  // gives none.
+  std::map<std::size_t, std::size_t> length_counts;
 };
 
 class Model {

@@ -13,10 +13,13 @@
 
 namespace gsflow::models {
 
-// Letter sequences of one length, row-major [count, length].
+// Letter sequences, row-major [count, length]. Sequences shorter than `length` (transformer
+// networks only) give their own length in `lengths` and fill the rest of their row with any
+// letter < K (ignored: masked out of attention and loss).
 struct Dataset {
   std::size_t length = 0;
   std::vector<std::uint16_t> letters;
+  std::vector<std::uint16_t> lengths;  // per sequence, 1..length; empty = all have `length`
   std::size_t count() const { return length ? letters.size() / length : 0; }
 };
 

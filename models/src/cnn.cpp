@@ -1,0 +1,49 @@
+// Dilated 1-D CNN denoiser body for DNA (see architectures.hpp).
+#include "architectures.hpp"
+
+namespace gsflow::models {
+
+namespace {
+int dilation_of(int block) { return 1 << (block % 5); }  // 1, 2, 4, 8, 16, 1, ...
+}  // namespace
+
+CnnImpl::CnnImpl(const ModelSpec& spec) : NetworkImpl(spec) {
+  const std::int64_t w = options.width;
+  input = register_module("input", torch::nn::Linear(k, w));
+  norms = register_module("norms", torch::nn::ModuleList());
+  convs = register_module("convs", torch::nn::ModuleList());
+  mix = register_module("mix", torch::nn::ModuleList());
+  time_proj = register_module("time_proj", torch::nn::ModuleList());
+  for (int b = 0; b < options.blocks; ++b) {
+    const int d = dilation_of(b);
+    norms->push_back(torch::nn::LayerNorm(torch::nn::LayerNormOptions({w})));
+    convs->push_back(torch::nn::Conv1d(torch::nn::Conv1dOptions(w, w, options.kernel)
+                                           .dilation(d)
+                                           .padding(d * (options.kernel - 1) / 2)));
+    mix->push_back(torch::nn::Linear(w, w));
+    time_proj->push_back(torch::nn::Linear(w, w));
+  }
+  output_norm =
+      register_module("output_norm", torch::nn::LayerNorm(torch::nn::LayerNormOptions({w})));
+  output = register_module("output", torch::nn::Linear(w, k));
+}
+
+torch::Tensor CnnImpl::body(const torch::Tensor& features, const torch::Tensor& temb,
+                            const torch::Tensor& mask) {
+  // Activations stay [B, L, W] for norms and pointwise layers; only the convolution sees
+  // [B, W, L]. Padded positions are zeroed before each convolution so they add nothing.
+  const auto keep = mask.defined() ? mask.unsqueeze(-1).to(features.dtype()) : torch::Tensor();
+  auto h = input(features);
+  const auto st = torch::silu(temb);
+  for (std::size_t b = 0; b < convs->size(); ++b) {
+    auto z = norms[b]->as<torch::nn::LayerNorm>()->forward(h) +
+             time_proj[b]->as<torch::nn::Linear>()->forward(st).unsqueeze(1);
+    z = torch::silu(z);
+    if (keep.defined()) z = z * keep;
+    z = convs[b]->as<torch::nn::Conv1d>()->forward(z.transpose(1, 2)).transpose(1, 2);
+    h = h + mix[b]->as<torch::nn::Linear>()->forward(torch::silu(z));
+  }
+  return output(output_norm(h));
+}
+
+}  // namespace gsflow::models
