@@ -1,0 +1,60 @@
+// Model lookup by name (see catalog.hpp).
+#include "gsflow/models/catalog.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <set>
+
+#include "gsflow/models/model.hpp"
+
+namespace gsflow::models {
+
+namespace fs = std::filesystem;
+
+std::vector<std::string> model_folders() {
+  std::vector<std::string> folders;
+  if (const char* env = std::getenv("GSFLOW_MODELS"); env && *env) folders.emplace_back(env);
+  folders.emplace_back(GSFLOW_SOURCE_DIR "/models/pretrained");
+  std::error_code ec;
+  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec) folders.push_back((exe.parent_path().parent_path() / "share/gsflow/models").string());
+  return folders;
+}
+
+std::string resolve_model(const std::string& name, const std::string& method) {
+  std::error_code ec;
+  if (fs::is_regular_file(name, ec)) return name;
+  std::string stem = name;
+  if (!method.empty() && method != "gsfm") {
+    const std::string suffix = "-" + method;
+    if (stem.size() < suffix.size() ||
+        stem.compare(stem.size() - suffix.size(), suffix.size(), suffix) != 0)
+      stem += suffix;
+  }
+  for (const auto& folder : model_folders()) {
+    const fs::path file = fs::path(folder) / (stem + ".ckpt");
+    if (fs::is_regular_file(file, ec)) return file.string();
+  }
+  std::string msg = "model '" + stem + "' not found: not a file, and no " + stem + ".ckpt in";
+  for (const auto& folder : model_folders()) msg += " " + folder;
+  msg += " (available:";
+  const auto names = bundled_models();
+  if (names.empty()) msg += " none";
+  for (const auto& n : names) msg += " " + n;
+  throw ModelError(msg + ")");
+}
+
+std::vector<std::string> bundled_models() {
+  std::set<std::string> names;
+  for (const auto& folder : model_folders()) {
+    std::error_code ec;
+    for (fs::directory_iterator it(folder, ec), end; !ec && it != end; it.increment(ec))
+      if (it->path().extension() == ".ckpt") names.insert(it->path().stem().string());
+  }
+  return {names.begin(), names.end()};
+}
+
+}  // namespace gsflow::models
