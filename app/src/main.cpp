@@ -9,6 +9,7 @@
 
 #include "bench_kernels.hpp"
 #include "bench_toy.hpp"
+#include "data_commands.hpp"
 #include "global_options.hpp"
 #include "gsflow/engine/kernels.hpp"
 #include "gsflow/version.hpp"
@@ -40,6 +41,7 @@ int main(int argc, char** argv) {
   bench->require_subcommand(1);
   gsflow::app::add_bench_kernels(*bench);
   gsflow::app::add_bench_toy(*bench);
+  gsflow::app::add_data_commands(app);
 
   app.parse_complete_callback([&] {
     spdlog::set_default_logger(spdlog::stderr_color_st("gsflow"));

@@ -1,0 +1,13 @@
+// `gsflow data ...`: turns the real data sets of data.md (dm3 promoters, metastudent peptides,
+// mmseqs2 examples) into train/validation/test FASTA files with labels; scripts/fetch-data drives
+// it.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+namespace gsflow::app {
+
+// Registers the `data` subcommand group (dna, peptides, split-peptides, manifest) under `app`.
+void add_data_commands(CLI::App& app);
+
+}  // namespace gsflow::app
