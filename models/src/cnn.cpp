@@ -12,7 +12,6 @@ CnnImpl::CnnImpl(const ModelSpec& spec) : NetworkImpl(spec) {
   input = register_module("input", torch::nn::Linear(k, w));
   norms = register_module("norms", torch::nn::ModuleList());
   convs = register_module("convs", torch::nn::ModuleList());
-  mix = register_module("mix", torch::nn::ModuleList());
   time_proj = register_module("time_proj", torch::nn::ModuleList());
   for (int b = 0; b < options.blocks; ++b) {
     const int d = dilation_of(b);
@@ -20,7 +19,6 @@ CnnImpl::CnnImpl(const ModelSpec& spec) : NetworkImpl(spec) {
     convs->push_back(torch::nn::Conv1d(torch::nn::Conv1dOptions(w, w, options.kernel)
                                            .dilation(d)
                                            .padding(d * (options.kernel - 1) / 2)));
-    mix->push_back(torch::nn::Linear(w, w));
     time_proj->push_back(torch::nn::Linear(w, w));
   }
   output_norm =
@@ -41,7 +39,7 @@ torch::Tensor CnnImpl::body(const torch::Tensor& features, const torch::Tensor& 
     z = torch::silu(z);
     if (keep.defined()) z = z * keep;
     z = convs[b]->as<torch::nn::Conv1d>()->forward(z.transpose(1, 2)).transpose(1, 2);
-    h = h + mix[b]->as<torch::nn::Linear>()->forward(torch::silu(z));
+    h = h + z;
   }
   return output(output_norm(h));
 }

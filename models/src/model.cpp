@@ -227,6 +227,18 @@ Model Model::load(const std::string& file) {
   return Model(std::move(impl));
 }
 
+void Model::init_weights_from(const Model& other, const std::string& what) {
+  const ModelSpec &a = impl_->spec, &b = other.spec();
+  if (a.k != b.k || a.length != b.length || a.alphabet != b.alphabet ||
+      a.network.type != b.network.type || a.network.width != b.network.width ||
+      a.network.blocks != b.network.blocks || a.network.kernel != b.network.kernel ||
+      a.network.heads != b.network.heads || a.network.time_features != b.network.time_features)
+    throw ModelError(what + ": its network, K, L or alphabet differ from the model being trained");
+  Network& from = const_cast<Impl&>(*other.impl_).inference();
+  copy_weights(from, impl_->net);
+  if (impl_->ema) copy_weights(from, impl_->ema);
+}
+
 void Model::check_matches(const ModelSpec& expected, const std::string& what) const {
   const ModelSpec& s = impl_->spec;
   const auto fail = [&](const std::string& f, const std::string& have, const std::string& want) {

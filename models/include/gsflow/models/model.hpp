@@ -90,6 +90,10 @@ class Model {
   // Writes weights (EMA weights when training kept them), metadata and training state atomically
   // (temporary file + rename). Throws ModelError on I/O failure.
   void save(const std::string& file) const;
+  // Copies the network weights of `other` (e.g. a GSFM model to start GSSM training from: the same
+  // network predicts the posterior either way). Throws ModelError naming `what` unless the
+  // networks, K and L are the same.
+  void init_weights_from(const Model& other, const std::string& what);
   // Throws ModelError naming the first field of `expected` that differs (method, K, L, alphabet).
   void check_matches(const ModelSpec& expected, const std::string& what) const;
 
