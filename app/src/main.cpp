@@ -11,6 +11,7 @@
 #include "bench_toy.hpp"
 #include "data_commands.hpp"
 #include "global_options.hpp"
+#include "model_commands.hpp"
 #include "gsflow/engine/kernels.hpp"
 #include "gsflow/version.hpp"
 
@@ -41,6 +42,9 @@ int main(int argc, char** argv) {
   bench->require_subcommand(1);
   gsflow::app::add_bench_kernels(*bench);
   gsflow::app::add_bench_toy(*bench);
+  gsflow::app::add_train_command(app);
+  gsflow::app::add_generate_command(app);
+  gsflow::app::add_eval_command(app);
   gsflow::app::add_data_commands(app);
 
   app.parse_complete_callback([&] {

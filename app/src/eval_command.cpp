@@ -1,0 +1,135 @@
+// `gsflow eval`: generates n sequences with a model and compares them with a data split, beside
+// the real-vs-real floor and two baselines (Linear FM at the same budget, a fitted PWM).
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <iostream>
+
+#include "eval_report.hpp"
+#include "global_options.hpp"
+#include "gsflow/engine/sequence_metrics.hpp"
+#include "gsflow/guidance/generate.hpp"
+#include "gsflow/models/catalog.hpp"
+#include "model_commands.hpp"
+#include "sequence_sets.hpp"
+
+namespace gsflow::app {
+
+namespace {
+
+struct EvalCli {
+  std::string model = "dna-promoter", split = "validation", data, dataset, linear;
+  std::size_t n = 1000;
+  int steps = 100, threads = 2;
+  std::uint64_t seed = 0;
+  bool json = false, no_linear = false;
+};
+
+Sequences generate_set(const models::Model& model, const EvalCli& cli) {
+  guidance::GenerateRequest request;
+  request.n = cli.n;
+  request.threads = cli.threads;
+  request.sampler.method = model.spec().method;
+  request.sampler.steps = cli.steps;
+  request.sampler.seed = cli.seed;
+  request.sampler.batch = 256;
+  const engine::Kernels kernels(kernel_options(cli.threads));
+  auto result = guidance::generate(model, request, kernels);
+  std::cerr << fmt::format("eval: generated {} sequences in {:.1f} s (network {:.1f} s)\n",
+                           result.completed, result.total_seconds, result.network_seconds);
+  return std::move(result.sequences);
+}
+
+void run_eval(const EvalCli& cli) {
+  if (cli.split != "validation" && cli.split != "test")
+    throw std::invalid_argument("--split: expected validation or test, not '" + cli.split + "'");
+  const auto file = models::resolve_model(cli.model);
+  const auto model = models::Model::load(file);
+  const auto& spec = model.spec();
+  const engine::Alphabet& alphabet = alphabet_named(spec.alphabet, file + ": alphabet");
+  const bool dna = spec.alphabet == "dna";
+  const std::string dataset = !cli.dataset.empty() ? cli.dataset
+                              : dna                ? fmt::format("dna{}", spec.length)
+                                                   : "peptide";
+  const std::size_t kmax = dna ? 6 : 3;
+  if (cli.split == "test")
+    std::cerr << "eval: the test split is reserved for final reports; select models on "
+                 "validation\n";
+
+  const auto training =
+      read_sequences(data_file(dataset + "/train.fasta", cli.data), alphabet, 1, spec.length);
+  const auto reference = read_sequences(data_file(dataset + "/" + cli.split + ".fasta", cli.data),
+                                        alphabet, 1, spec.length);
+  const std::string name = std::filesystem::path(file).stem().string();
+  std::cerr << fmt::format("eval {}: {} on {} ({} sequences), training {} sequences\n", name,
+                           engine::method_name(spec.method), cli.split, reference.size(),
+                           training.size());
+
+  const auto generated = generate_set(model, cli);
+  const std::size_t k = spec.k;
+  const auto metrics = engine::evaluate_set(generated, reference, training, k, kmax);
+  const auto floor = engine::kmer_js_floor(
+      engine::sample_subset(training, generated.size(), cli.seed + 1), reference, k, kmax);
+
+  std::map<std::string, engine::SetMetrics> baselines;
+  const auto pwm = engine::PwmModel::fit(training, k);
+  const auto pwm_set =
+      dna ? pwm.sample(cli.n, spec.length, cli.seed + 2) : pwm.sample(cli.n, cli.seed + 2);
+  baselines["pwm"] = engine::evaluate_set(pwm_set, reference, training, k, kmax);
+  if (!cli.no_linear && spec.method != engine::Method::linear) {
+    std::string linear_file;
+    try {
+      linear_file = models::resolve_model(cli.linear.empty() ? name : cli.linear, "linear");
+    } catch (const models::ModelError& e) {
+      std::cerr << "eval: no Linear FM baseline (" << e.what() << ")\n";
+    }
+    if (!linear_file.empty()) {
+      const auto linear = models::Model::load(linear_file);
+      std::cerr << "eval: Linear FM baseline " << linear_file << "\n";
+      baselines["linear_fm"] =
+          engine::evaluate_set(generate_set(linear, cli), reference, training, k, kmax);
+    }
+  }
+  if (cli.json) {
+    auto j = eval_json(name, cli.split, metrics, floor, baselines);
+    j["method"] = engine::method_name(spec.method);
+    j["steps"] = cli.steps;
+    j["seed"] = cli.seed;
+    j["checkpoint"] = file;
+    std::cout << j.dump(2) << "\n";
+  } else {
+    std::cout << eval_table(name, cli.split, metrics, floor, baselines);
+  }
+}
+
+}  // namespace
+
+void add_eval_command(CLI::App& app) {
+  auto cli = std::make_shared<EvalCli>();
+  auto* cmd = app.add_subcommand(
+      "eval", "Generate with a model and compare with a data split (k-mer JS, novelty, ...)");
+  cmd->add_option("--model", cli->model, "Bundled model name or checkpoint file")
+      ->capture_default_str();
+  cmd->add_option("--split", cli->split, "validation or test (test: final reports only)")
+      ->capture_default_str();
+  cmd->add_option("--n", cli->n, "Sequences to generate")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  cmd->add_option("--seed", cli->seed, "Seed of generation and baselines")->capture_default_str();
+  cmd->add_option("--steps", cli->steps, "Sampling steps")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  cmd->add_option("--threads", cli->threads, "Threads")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  cmd->add_option("--data", cli->data, "Data folder (default: $GSFLOW_DATA or data/)");
+  cmd->add_option("--dataset", cli->dataset,
+                  "Folder inside the data folder (default: dnaL for DNA, peptide for protein)");
+  cmd->add_option("--linear", cli->linear,
+                  "Linear FM baseline model (default: MODEL-linear when it exists)");
+  cmd->add_flag("--no-linear", cli->no_linear, "Skip the Linear FM baseline");
+  cmd->add_flag("--json", cli->json, "Print one JSON object on stdout");
+  cmd->callback([cli] { run_eval(*cli); });
+}
+
+}  // namespace gsflow::app

@@ -1,0 +1,65 @@
+// FASTA sequence sets and the data folder (see sequence_sets.hpp).
+#include "sequence_sets.hpp"
+
+#include <cstdlib>
+#include <filesystem>
+#include <stdexcept>
+
+#include "gsflow/engine/errors.hpp"
+#include "gsflow/engine/fasta.hpp"
+
+namespace gsflow::app {
+
+std::string data_dir(const std::string& explicit_dir) {
+  if (!explicit_dir.empty()) return explicit_dir;
+  if (const char* env = std::getenv("GSFLOW_DATA"); env && *env) return env;
+  return GSFLOW_SOURCE_DIR "/data";
+}
+
+std::string data_file(const std::string& name, const std::string& explicit_dir) {
+  std::error_code ec;
+  if (std::filesystem::path(name).is_absolute() || std::filesystem::is_regular_file(name, ec))
+    return name;
+  return (std::filesystem::path(data_dir(explicit_dir)) / name).string();
+}
+
+Sequences read_sequences(const std::string& path, const engine::Alphabet& alphabet,
+                         std::size_t min_length, std::size_t max_length) {
+  Sequences out;
+  engine::FastaReader reader(path);
+  while (auto record = reader.next()) {
+    auto letters = engine::encode_record(*record, alphabet, {}, path);
+    if (letters->size() < min_length || letters->size() > max_length)
+      throw engine::InputError(
+          path, record->line,
+          "record '" + record->id + "' has " + std::to_string(letters->size()) + " letters; " +
+              std::to_string(min_length) + ".." + std::to_string(max_length) + " required");
+    out.push_back(std::move(*letters));
+  }
+  return out;
+}
+
+models::Dataset to_dataset(const Sequences& sequences, std::size_t length) {
+  models::Dataset data;
+  data.length = length;
+  data.letters.assign(sequences.size() * length, 0);
+  bool all_full = true;
+  for (const auto& s : sequences) all_full = all_full && s.size() == length;
+  for (std::size_t i = 0; i < sequences.size(); ++i) {
+    if (sequences[i].size() > length)
+      throw std::invalid_argument("sequence " + std::to_string(i) + " is longer than " +
+                                  std::to_string(length));
+    std::copy(sequences[i].begin(), sequences[i].end(), data.letters.begin() + i * length);
+    if (!all_full) data.lengths.push_back(static_cast<std::uint16_t>(sequences[i].size()));
+  }
+  return data;
+}
+
+const engine::Alphabet& alphabet_named(const std::string& name, const std::string& field) {
+  if (name == "dna") return engine::dna_alphabet();
+  if (name == "protein") return engine::protein_alphabet();
+  throw std::invalid_argument(field + ": unknown alphabet '" + name +
+                              "' (expected dna or protein)");
+}
+
+}  // namespace gsflow::app

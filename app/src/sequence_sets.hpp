@@ -1,0 +1,33 @@
+// Sequence sets read from FASTA for training and evaluation, and the data folder they live in.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "gsflow/engine/alphabet.hpp"
+#include "gsflow/models/training.hpp"
+
+namespace gsflow::app {
+
+using Sequences = std::vector<std::vector<std::uint8_t>>;
+
+// The data folder written by scripts/fetch-data: `explicit_dir` when not empty, else $GSFLOW_DATA,
+// else data/ in the source tree this binary was built from.
+std::string data_dir(const std::string& explicit_dir = "");
+
+// `name` itself when it is an absolute path or an existing file, else DATA_DIR/name.
+std::string data_file(const std::string& name, const std::string& explicit_dir = "");
+
+// Every record of a FASTA file encoded with `alphabet`. Throws engine::InputError naming the file,
+// line and record for letters outside the alphabet and for lengths outside min..max.
+Sequences read_sequences(const std::string& path, const engine::Alphabet& alphabet,
+                         std::size_t min_length, std::size_t max_length);
+
+// Sequences as a training Dataset of row length `length` (shorter ones padded, with lengths).
+models::Dataset to_dataset(const Sequences& sequences, std::size_t length);
+
+// The alphabet named "dna" or "protein"; throws std::invalid_argument naming `field` otherwise.
+const engine::Alphabet& alphabet_named(const std::string& name, const std::string& field);
+
+}  // namespace gsflow::app

@@ -1,0 +1,126 @@
+// `gsflow train --config configs/NAME.json`: trains a model on FASTA splits with progress,
+// validation, best-checkpoint keeping, a wall-time budget and resume.
+#include <fmt/format.h>
+
+#include <atomic>
+#include <csignal>
+#include <filesystem>
+#include <iostream>
+
+#include "model_commands.hpp"
+#include "sequence_sets.hpp"
+#include "train_config.hpp"
+
+namespace gsflow::app {
+
+namespace {
+
+std::atomic<bool> g_interrupted{false};
+extern "C" void on_interrupt(int) { g_interrupted.store(true); }
+
+std::string clock_text(double seconds) {
+  const auto s = static_cast<long>(seconds);
+  return fmt::format("{}:{:02}:{:02}", s / 3600, (s / 60) % 60, s % 60);
+}
+
+struct TrainCli {
+  std::string config, data, out;
+  std::int64_t steps = 0;
+  int threads = 0;
+  double max_minutes = -1.0;
+  bool resume = false, force = false;
+};
+
+void run_train(const TrainCli& cli) {
+  TrainConfig c = read_train_config(cli.config);
+  if (!cli.out.empty()) c.output = cli.out;
+  if (cli.steps > 0) c.train.steps = cli.steps;
+  if (cli.threads > 0) c.train.threads = cli.threads;
+  if (cli.max_minutes >= 0.0) c.max_minutes = cli.max_minutes;
+  c.train.checkpoint_file = c.output;
+
+  const engine::Alphabet& alphabet = alphabet_named(c.alphabet, cli.config + ": data.alphabet");
+  const auto train_path = data_file(c.train_file, cli.data);
+  const auto val_path = data_file(c.validation_file, cli.data);
+  const auto train_set = read_sequences(train_path, alphabet, c.min_length, c.spec.length);
+  const auto val_set = read_sequences(val_path, alphabet, c.min_length, c.spec.length);
+  const auto train_data = to_dataset(train_set, c.spec.length);
+  const auto val_data = to_dataset(val_set, c.spec.length);
+  std::cerr << fmt::format("train {}: {} training sequences ({}), {} validation ({})\n", c.name,
+                           train_set.size(), train_path, val_set.size(), val_path);
+
+  std::error_code ec;
+  const bool exists = std::filesystem::exists(c.output, ec);
+  if (exists && !cli.resume && !cli.force)
+    throw std::invalid_argument(c.output +
+                                " already exists: --resume continues it, --force starts over");
+  std::filesystem::create_directories(std::filesystem::absolute(c.output).parent_path(), ec);
+  models::Model model =
+      exists && cli.resume ? models::Model::load(c.output) : models::Model(c.spec, c.train.seed);
+  if (!c.init.empty() && !(exists && cli.resume)) {
+    model.init_weights_from(models::Model::load(c.init), c.init);
+    std::cerr << fmt::format("train {}: weights initialised from {}\n", c.name, c.init);
+  }
+  if (exists && cli.resume) {
+    model.check_matches(c.spec, c.output);
+    std::cerr << fmt::format("train {}: resuming at step {} of {}\n", c.name,
+                             model.record().train_steps, c.train.steps);
+  }
+  std::cerr << fmt::format("train {}: {} {} network, {} parameters, {} threads\n", c.name,
+                           engine::method_name(c.spec.method),
+                           models::network_type_name(c.spec.network.type), model.parameter_count(),
+                           c.train.threads);
+
+  std::atomic<bool> cancel{false};
+  g_interrupted = false;
+  auto previous = std::signal(SIGINT, on_interrupt);
+  const std::int64_t start_step = model.record().train_steps;
+  bool over_time = false;
+  const auto progress = [&](const models::TrainProgress& p) {
+    const double rate = static_cast<double>(p.step - start_step) / std::max(p.seconds, 1e-9);
+    const double eta = rate > 0 ? static_cast<double>(p.total - p.step) / rate : 0.0;
+    std::cerr << fmt::format(
+        "train {}: step {}/{} loss {:.4f} val {} lr {:.2e} {:.2f} steps/s {:.0f} seq/s "
+        "elapsed {} eta {}\n",
+        c.name, p.step, p.total, p.loss, p.val_loss < 0 ? "-" : fmt::format("{:.4f}", p.val_loss),
+        p.lr, rate, rate * static_cast<double>(c.train.batch), clock_text(p.seconds),
+        clock_text(eta));
+    if (c.max_minutes > 0.0 && p.seconds > 60.0 * c.max_minutes) {
+      over_time = true;
+      cancel = true;
+    }
+    if (g_interrupted) cancel = true;
+  };
+  const auto result =
+      models::train(model, train_data, val_data, c.train, progress, c.report_every, &cancel);
+  std::signal(SIGINT, previous);
+  std::cerr << fmt::format(
+      "train {}: {} after {} steps in {} ({:.0f} training sequences/s); best validation loss {:.4f}"
+      "\ntrain {}: wrote {} (last) and {}.best (best validation loss)\n",
+      c.name,
+      result.cancelled ? (over_time ? "stopped at the time budget" : "interrupted") : "done",
+      model.record().train_steps, clock_text(result.seconds),
+      static_cast<double>(result.steps_done * static_cast<std::int64_t>(c.train.batch)) /
+          std::max(result.seconds, 1e-9),
+      result.best_val_loss, c.name, c.output, c.output);
+  if (result.cancelled && g_interrupted) throw std::runtime_error("interrupted (checkpoint saved)");
+}
+
+}  // namespace
+
+void add_train_command(CLI::App& app) {
+  auto cli = std::make_shared<TrainCli>();
+  auto* cmd = app.add_subcommand("train", "Train a model from a config file (configs/NAME.json)");
+  cmd->add_option("--config", cli->config, "Config file")->required()->check(CLI::ExistingFile);
+  cmd->add_option("--data", cli->data, "Data folder (default: $GSFLOW_DATA or data/)");
+  cmd->add_option("--out", cli->out, "Checkpoint to write (default: the config's output)");
+  cmd->add_option("--steps", cli->steps, "Override train.steps")->check(CLI::PositiveNumber);
+  cmd->add_option("--threads", cli->threads, "Override train.threads")->check(CLI::PositiveNumber);
+  cmd->add_option("--max-minutes", cli->max_minutes, "Override max_minutes (0 = no limit)")
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_flag("--resume", cli->resume, "Continue the checkpoint at the output path");
+  cmd->add_flag("--force", cli->force, "Start over even if the output exists");
+  cmd->callback([cli] { run_train(*cli); });
+}
+
+}  // namespace gsflow::app

@@ -1,0 +1,48 @@
+// The one headless generation pipeline that the CLI and the GUI call: a model and a request in,
+// sequences out, with progress, frame and cancel hooks. (STGFlow guidance joins it later.)
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "gsflow/engine/kernels.hpp"
+#include "gsflow/engine/sampler.hpp"
+#include "gsflow/models/model.hpp"
+
+namespace gsflow::guidance {
+
+struct GenerateRequest {
+  std::size_t n = 100;  // sequences to generate
+  // Letters per sequence. 0 = the model's length for fixed-length models; for transformer models
+  // each sequence's length is drawn from the training lengths stored in the checkpoint.
+  std::size_t length = 0;
+  // Sampler settings; `method` is taken from the model (a mismatch throws).
+  engine::SamplerOptions sampler;
+  int threads = 1;  // LibTorch intra-op threads for the network
+};
+
+struct GenerateResult {
+  std::vector<std::vector<std::uint8_t>> sequences;  // letter indices, request order
+  std::size_t completed = 0;                         // == n unless cancelled
+  bool cancelled = false;
+  double network_seconds = 0.0;  // time inside the network (denoiser calls)
+  double total_seconds = 0.0;    // wall time of the whole call
+};
+
+// Lengths of the n sequences of a request: request.length when given (must not exceed a
+// transformer's maximum or differ from a fixed-length model's length), else the model's length,
+// else draws from the model's training length distribution keyed by (seed, index): the first n
+// lengths do not depend on n. Throws std::invalid_argument naming the field.
+std::vector<std::size_t> sequence_lengths(const models::Model& model,
+                                          const GenerateRequest& request);
+
+// Generates request.n sequences. Sequences of one length are sampled together; the randomness of
+// the j-th sequence of length L depends only on (seed, L, j), so a larger n extends a smaller
+// one. Cancel (hooks.cancel) returns the completed sequences (a prefix per length group; the
+// result then holds only the sequences that finished, in request order). Throws
+// std::invalid_argument for impossible settings.
+GenerateResult generate(const models::Model& model, const GenerateRequest& request,
+                        const engine::Kernels& kernels, const engine::SamplerHooks& hooks = {});
+
+}  // namespace gsflow::guidance
