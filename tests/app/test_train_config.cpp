@@ -1,0 +1,255 @@
+// Training configs (configs/*.json): the committed ones parse, and every kind of mistake (unknown
+// key, wrong type, missing required key, unknown network type) throws naming the file and the
+// dotted key.
+#include <gtest/gtest.h>
+
+#include <cctype>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "train_config.hpp"
+
+namespace gsflow::app {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+const fs::path kConfigs = fs::path(GSFLOW_SOURCE_DIR) / "configs";
+
+std::string temp_path(const std::string& name) {
+  return (fs::temp_directory_path() /
+          ("gsflow_config_test_" + std::to_string(::getpid()) + "_" + name))
+      .string();
+}
+
+json read_json(const fs::path& file) {
+  std::ifstream in(file);
+  return json::parse(in);
+}
+
+TEST(TrainConfig, CommittedConfigsParse) {
+  std::vector<fs::path> files;
+  for (const auto& entry : fs::directory_iterator(kConfigs))
+    if (entry.path().extension() == ".json") files.push_back(entry.path());
+  ASSERT_GE(files.size(), 2u);
+  for (const auto& file : files) {
+    SCOPED_TRACE(file.string());
+    TrainConfig c;
+    ASSERT_NO_THROW(c = read_train_config(file.string()));
+    EXPECT_EQ(c.name, file.stem().string());  // the name is the file's
+    EXPECT_FALSE(c.output.empty());
+    EXPECT_FALSE(c.train_file.empty());
+    EXPECT_FALSE(c.validation_file.empty());
+    EXPECT_GT(c.train.steps, 0);
+    EXPECT_EQ(c.spec.alphabet, c.alphabet);
+  }
+}
+
+// Every value a committed config sets arrives in TrainConfig (the configs are tuned often, so the
+// expectations come from the files themselves).
+TEST(TrainConfig, CommittedValuesArrive) {
+  for (const auto& entry : fs::directory_iterator(kConfigs)) {
+    if (entry.path().extension() != ".json") continue;
+    SCOPED_TRACE(entry.path().string());
+    const json j = read_json(entry.path());
+    const TrainConfig c = read_train_config(entry.path().string());
+    EXPECT_EQ(c.output, j.at("output").get<std::string>());
+    EXPECT_EQ(c.init, j.value("init", std::string()));
+    if (j.contains("max_minutes")) {
+      EXPECT_DOUBLE_EQ(c.max_minutes, j["max_minutes"].get<double>());
+    }
+    const json& d = j.at("data");
+    EXPECT_EQ(c.alphabet, d.at("alphabet").get<std::string>());
+    EXPECT_EQ(c.spec.k, c.alphabet == "dna" ? 4u : 20u);
+    EXPECT_EQ(c.train_file, d.at("train").get<std::string>());
+    EXPECT_EQ(c.validation_file, d.at("validation").get<std::string>());
+    if (d.contains("min_length")) {
+      EXPECT_EQ(c.min_length, d["min_length"].get<std::size_t>());
+    }
+    const json& m = j.at("model");
+    EXPECT_STREQ(engine::method_name(c.spec.method), m.at("method").get<std::string>().c_str());
+    EXPECT_EQ(c.spec.length, m.at("length").get<std::size_t>());
+    const json& n = m.at("network");
+    EXPECT_STREQ(models::network_type_name(c.spec.network.type),
+                 n.at("type").get<std::string>().c_str());
+    if (n.contains("width")) {
+      EXPECT_EQ(c.spec.network.width, n["width"].get<int>());
+    }
+    if (n.contains("blocks")) {
+      EXPECT_EQ(c.spec.network.blocks, n["blocks"].get<int>());
+    }
+    if (n.contains("kernel")) {
+      EXPECT_EQ(c.spec.network.kernel, n["kernel"].get<int>());
+    }
+    if (n.contains("heads")) {
+      EXPECT_EQ(c.spec.network.heads, n["heads"].get<int>());
+    }
+    const json& t = j.at("train");
+    EXPECT_EQ(c.train.steps, t.at("steps").get<std::int64_t>());
+    if (t.contains("batch")) {
+      EXPECT_EQ(c.train.batch, t["batch"].get<std::size_t>());
+    }
+    if (t.contains("lr")) {
+      EXPECT_DOUBLE_EQ(c.train.lr, t["lr"].get<double>());
+    }
+    if (t.contains("warmup")) {
+      EXPECT_EQ(c.train.warmup, t["warmup"].get<std::int64_t>());
+    }
+    if (t.contains("ema")) {
+      EXPECT_DOUBLE_EQ(c.train.ema, t["ema"].get<double>());
+    }
+    if (t.contains("validate_every")) {
+      EXPECT_EQ(c.train.validate_every, t["validate_every"].get<std::int64_t>());
+    }
+    if (t.contains("checkpoint_every")) {
+      EXPECT_EQ(c.train.checkpoint_every, t["checkpoint_every"].get<std::int64_t>());
+    }
+    if (t.contains("threads")) {
+      EXPECT_EQ(c.train.threads, t["threads"].get<int>());
+    }
+    if (t.contains("seed")) {
+      EXPECT_EQ(c.train.seed, t["seed"].get<std::uint64_t>());
+    }
+  }
+}
+
+// Defaults of the keys a config may leave out.
+TEST(TrainConfig, Defaults) {
+  const std::string file = temp_path("minimal.json");
+  std::ofstream(file, std::ios::trunc) << R"({"name": "m", "output": "m.ckpt",
+      "data": {"alphabet": "protein", "train": "a.fasta", "validation": "b.fasta"},
+      "model": {"method": "gssm", "length": 30, "network": {"type": "transformer"}},
+      "train": {"steps": 10}})";
+  const TrainConfig c = read_train_config(file);
+  fs::remove(file);
+  EXPECT_EQ(c.init, "");
+  EXPECT_EQ(c.min_length, 1u);
+  EXPECT_DOUBLE_EQ(c.max_minutes, 0.0);
+  EXPECT_EQ(c.report_every, 100);
+  EXPECT_EQ(c.spec.k, 20u);
+  EXPECT_EQ(c.spec.alphabet, "protein");
+  EXPECT_EQ(c.spec.method, engine::Method::gssm);
+  EXPECT_EQ(c.spec.path.interpolant, engine::Interpolant::consistent);
+  EXPECT_EQ(c.spec.network.input, models::NetworkInput::log_probs);
+  EXPECT_TRUE(c.spec.network.likelihood_skip);
+  EXPECT_EQ(c.train.time_sampling, models::TimeSampling::stratified);
+  EXPECT_EQ(c.train.steps, 10);
+}
+
+// Writes the promoter config changed by `edit` to a temporary file and expects
+// read_train_config to throw std::invalid_argument naming that file and `key`.
+void expect_config_error(const std::function<void(json&)>& edit, const std::string& key,
+                         const std::string& what = "") {
+  json j = read_json(kConfigs / "dna-promoter.json");
+  edit(j);
+  const std::string file = temp_path("bad.json");
+  std::ofstream(file, std::ios::trunc) << j.dump(2);
+  SCOPED_TRACE(key);
+  try {
+    read_train_config(file);
+    ADD_FAILURE() << "no error";
+  } catch (const std::invalid_argument& e) {
+    const std::string msg = e.what();
+    EXPECT_NE(msg.find(file), std::string::npos) << msg;
+    // The key itself, not a longer one that starts with it: "train.lr" but not "train.lrx".
+    const auto pos = msg.find(": " + key);
+    ASSERT_NE(pos, std::string::npos) << msg;
+    const std::size_t next = pos + 2 + key.size();
+    EXPECT_TRUE(next == msg.size() ||
+                !(std::isalnum(static_cast<unsigned char>(msg[next])) || msg[next] == '_'))
+        << msg;
+    if (!what.empty()) {
+      EXPECT_NE(msg.find(what), std::string::npos) << msg;
+    }
+  }
+  fs::remove(file);
+}
+
+TEST(TrainConfig, UnknownKeysAreNamed) {
+  expect_config_error([](json& j) { j["epochs"] = 3; }, "epochs", "not a known setting");
+  expect_config_error([](json& j) { j["train"]["learning_rate"] = 0.1; }, "train.learning_rate",
+                      "not a known setting");
+  expect_config_error([](json& j) { j["data"]["test"] = "x.fasta"; }, "data.test",
+                      "not a known setting");
+  expect_config_error([](json& j) { j["model"]["network"]["dropout"] = 0.1; },
+                      "model.network.dropout", "not a known setting");
+  expect_config_error(
+      [](json& j) {
+        j["model"]["path"] = {{"tau", 2.0}};
+      },
+      "model.path.tau", "not a known setting");
+  expect_config_error([](json& j) { j["model"]["width"] = 64; }, "model.width",
+                      "not a known setting");
+}
+
+TEST(TrainConfig, WrongTypesAreNamed) {
+  expect_config_error([](json& j) { j["train"]["lr"] = "fast"; }, "train.lr", "wrong type");
+  expect_config_error([](json& j) { j["model"]["length"] = "long"; }, "model.length", "wrong type");
+  expect_config_error([](json& j) { j["data"]["alphabet"] = 4; }, "data.alphabet", "wrong type");
+  expect_config_error([](json& j) { j["model"]["network"]["likelihood_skip"] = "yes"; },
+                      "model.network.likelihood_skip", "wrong type");
+  expect_config_error([](json& j) { j["max_minutes"] = json::array({1}); }, "max_minutes",
+                      "wrong type");
+  expect_config_error([](json& j) { j["train"]["seed"] = json::object(); }, "train.seed",
+                      "wrong type");
+  expect_config_error([](json& j) { j["init"] = 5; }, "init", "wrong type");
+  expect_config_error([](json& j) { j["model"]["network"] = 3; }, "model.network");
+}
+
+TEST(TrainConfig, MissingRequiredKeysAreNamed) {
+  expect_config_error([](json& j) { j.erase("name"); }, "name", "required");
+  expect_config_error([](json& j) { j.erase("output"); }, "output", "required");
+  expect_config_error([](json& j) { j["model"].erase("method"); }, "model.method", "required");
+  expect_config_error([](json& j) { j["model"].erase("length"); }, "model.length", "required");
+  expect_config_error([](json& j) { j["model"]["network"].erase("type"); }, "model.network.type",
+                      "required");
+  expect_config_error([](json& j) { j["train"].erase("steps"); }, "train.steps", "required");
+  expect_config_error([](json& j) { j["data"].erase("train"); }, "data.train", "required");
+  expect_config_error([](json& j) { j.erase("data"); }, "data.alphabet", "required");
+}
+
+TEST(TrainConfig, UnknownValuesAreNamed) {
+  expect_config_error([](json& j) { j["model"]["network"]["type"] = "rnn"; }, "model.network.type",
+                      "rnn");
+  expect_config_error([](json& j) { j["model"]["method"] = "diffusion"; }, "model.method",
+                      "diffusion");
+  expect_config_error([](json& j) { j["data"]["alphabet"] = "rna"; }, "data.alphabet",
+                      "dna or protein");
+  expect_config_error(
+      [](json& j) {
+        j["model"]["path"] = {{"interpolant", "cosine"}};
+      },
+      "model.path.interpolant", "cosine");
+  expect_config_error([](json& j) { j["train"]["time_sampling"] = "sobol"; }, "train.time_sampling",
+                      "sobol");
+  expect_config_error([](json& j) { j["model"]["network"]["input"] = "onehot"; },
+                      "model.network.input", "onehot");
+}
+
+TEST(TrainConfig, MissingFileAndInvalidJson) {
+  const std::string absent = temp_path("absent.json");
+  try {
+    read_train_config(absent);
+    ADD_FAILURE() << "no error";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find(absent), std::string::npos) << e.what();
+  }
+  const std::string broken = temp_path("broken.json");
+  std::ofstream(broken, std::ios::trunc) << "{\"name\": \"x\",";
+  try {
+    read_train_config(broken);
+    ADD_FAILURE() << "no error";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find(broken), std::string::npos) << e.what();
+  }
+  fs::remove(broken);
+}
+
+}  // namespace
+}  // namespace gsflow::app
