@@ -18,7 +18,9 @@ class Section {
  public:
   Section(const json& j, std::string file, std::string prefix)
       : j_(j), file_(std::move(file)), prefix_(std::move(prefix)) {
-    if (!j_.is_object()) fail(prefix_.empty() ? "the file" : prefix_, "must be a JSON object");
+    if (!j_.is_object())
+      fail(prefix_.empty() ? "the file" : prefix_.substr(0, prefix_.size() - 1),
+           "must be a JSON object");
   }
   template <typename T>
   T get(const std::string& key) {

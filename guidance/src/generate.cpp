@@ -76,14 +76,21 @@ GenerateResult generate(const models::Model& model, const GenerateRequest& reque
     result.network_seconds += since(c0);
   };
   // Progress over all groups, in sampler steps.
+  // The sampler counts progress in batch-steps: batches of the group times steps.
+  const auto group_steps = [&](std::size_t sequences) {
+    const std::size_t batch = std::max<std::size_t>(1, options.batch);
+    return (sequences + batch - 1) / batch * static_cast<std::size_t>(options.steps);
+  };
   std::size_t steps_before = 0, steps_total = 0;
-  for (const auto& [len, idx] : groups) steps_total += idx.size();
-  steps_total *= static_cast<std::size_t>(options.steps);
+  for (const auto& [len, idx] : groups) steps_total += group_steps(idx.size());
   for (const auto& [len, idx] : groups) {
     engine::SamplerOptions group_options = options;
     // Each length has its own seed so that the j-th sequence of length L is keyed by (seed, L, j).
     group_options.seed = options.seed ^ (static_cast<std::uint64_t>(len) * 0x9E3779B97F4A7C15ULL);
-    if (groups.size() == 1) group_options.seed = options.seed;
+    // Lengths that are not drawn (fixed by the model or the request) keep the plain seed.
+    if (request.length != 0 || spec.network.type != models::NetworkType::transformer ||
+        model.record().length_counts.empty())
+      group_options.seed = options.seed;
     engine::SamplerHooks group_hooks = hooks;
     if (hooks.progress)
       group_hooks.progress = [&, before = steps_before](std::size_t d, std::size_t) {
@@ -98,7 +105,7 @@ GenerateResult generate(const models::Model& model, const GenerateRequest& reque
         seq[p] = static_cast<std::uint8_t>(r.letters[j * len + p]);
       done[idx[j]] = true;
     }
-    steps_before += idx.size() * static_cast<std::size_t>(options.steps);
+    steps_before += group_steps(idx.size());
     if (r.cancelled) {
       result.cancelled = true;
       break;
