@@ -37,7 +37,9 @@ void run_train(const TrainCli& cli) {
   if (cli.steps > 0) c.train.steps = cli.steps;
   if (cli.threads > 0) c.train.threads = cli.threads;
   if (cli.max_minutes >= 0.0) c.max_minutes = cli.max_minutes;
-  c.train.checkpoint_file = c.output;
+  // Training state (optimiser, raw and EMA weights) for --resume; the output itself holds only
+  // what sampling needs.
+  c.train.checkpoint_file = c.output + ".state";
 
   const engine::Alphabet& alphabet = alphabet_named(c.alphabet, cli.config + ": data.alphabet");
   const auto train_path = data_file(c.train_file, cli.data);
@@ -50,19 +52,19 @@ void run_train(const TrainCli& cli) {
                            train_set.size(), train_path, val_set.size(), val_path);
 
   std::error_code ec;
-  const bool exists = std::filesystem::exists(c.output, ec);
+  const bool exists = std::filesystem::exists(c.train.checkpoint_file, ec);
   if (exists && !cli.resume && !cli.force)
-    throw std::invalid_argument(c.output +
+    throw std::invalid_argument(c.train.checkpoint_file +
                                 " already exists: --resume continues it, --force starts over");
   std::filesystem::create_directories(std::filesystem::absolute(c.output).parent_path(), ec);
-  models::Model model =
-      exists && cli.resume ? models::Model::load(c.output) : models::Model(c.spec, c.train.seed);
+  models::Model model = exists && cli.resume ? models::Model::load(c.train.checkpoint_file)
+                                             : models::Model(c.spec, c.train.seed);
   if (!c.init.empty() && !(exists && cli.resume)) {
     model.init_weights_from(models::Model::load(c.init), c.init);
     std::cerr << fmt::format("train {}: weights initialised from {}\n", c.name, c.init);
   }
   if (exists && cli.resume) {
-    model.check_matches(c.spec, c.output);
+    model.check_matches(c.spec, c.train.checkpoint_file);
     std::cerr << fmt::format("train {}: resuming at step {} of {}\n", c.name,
                              model.record().train_steps, c.train.steps);
   }
@@ -94,15 +96,17 @@ void run_train(const TrainCli& cli) {
   const auto result =
       models::train(model, train_data, val_data, c.train, progress, c.report_every, &cancel);
   std::signal(SIGINT, previous);
+  model.save_for_inference(c.output);
   std::cerr << fmt::format(
       "train {}: {} after {} steps in {} ({:.0f} training sequences/s); best validation loss {:.4f}"
-      "\ntrain {}: wrote {} (last) and {}.best (best validation loss)\n",
+      "\ntrain {}: wrote {} (for sampling), {}.state (for --resume) and {}.state.best (best "
+      "validation loss)\n",
       c.name,
       result.cancelled ? (over_time ? "stopped at the time budget" : "interrupted") : "done",
       model.record().train_steps, clock_text(result.seconds),
       static_cast<double>(result.steps_done * static_cast<std::int64_t>(c.train.batch)) /
           std::max(result.seconds, 1e-9),
-      result.best_val_loss, c.name, c.output, c.output);
+      result.best_val_loss, c.name, c.output, c.output, c.output);
   if (result.cancelled && g_interrupted) throw std::runtime_error("interrupted (checkpoint saved)");
 }
 

@@ -21,9 +21,10 @@ struct MlpImpl : NetworkImpl {
   torch::nn::ModuleList norms, fc1, fc2, time_proj;
 };
 
-// Pointwise input projection, residual blocks of (layer norm + time embedding, SiLU, dilated
-// convolution) with dilations 1, 2, 4, 8, 16 repeating, as in the Dirichlet-FM promoter model but
-// narrower and without its per-block pointwise layers, for CPUs; pointwise output projection.
+// Pointwise input projection plus learned positions, residual blocks of (layer norm + time
+// embedding, SiLU, dilated convolution) with dilations 1, 2, 4, 8, 16 repeating, as in the
+// Dirichlet-FM promoter model but narrower and without its per-block pointwise layers, for CPUs;
+// pointwise output projection.
 struct CnnImpl : NetworkImpl {
   explicit CnnImpl(const ModelSpec& spec);
 
@@ -34,12 +35,14 @@ struct CnnImpl : NetworkImpl {
  private:
   torch::nn::Linear input{nullptr}, output{nullptr};
   torch::nn::LayerNorm output_norm{nullptr};
+  torch::Tensor positions;  // parameter [spec.length, width]
   torch::nn::ModuleList norms, convs, time_proj;
 };
 
 // Pre-norm transformer (DiT style): letter projection plus learned positions, layers of
-// self-attention and a feed-forward block (2x width) whose layer norms are shifted, scaled and gated by the
-// time embedding (adaptive layer norm, gates initialised to zero); padded keys are masked.
+// self-attention and a feed-forward block (2x width) whose layer norms are shifted, scaled and
+// gated by the time embedding (adaptive layer norm, gates initialised to zero); padded keys are
+// masked.
 struct TransformerImpl : NetworkImpl {
   explicit TransformerImpl(const ModelSpec& spec);
 

@@ -10,6 +10,9 @@ int dilation_of(int block) { return 1 << (block % 5); }  // 1, 2, 4, 8, 16, 1, .
 CnnImpl::CnnImpl(const ModelSpec& spec) : NetworkImpl(spec) {
   const std::int64_t w = options.width;
   input = register_module("input", torch::nn::Linear(k, w));
+  // Learned positions: promoter signals sit at fixed distances from the start site (TATA box at
+  // -30), which zero padding alone locates poorly.
+  positions = register_parameter("positions", torch::randn({length, w}) * 0.02);
   norms = register_module("norms", torch::nn::ModuleList());
   convs = register_module("convs", torch::nn::ModuleList());
   time_proj = register_module("time_proj", torch::nn::ModuleList());
@@ -31,7 +34,7 @@ torch::Tensor CnnImpl::body(const torch::Tensor& features, const torch::Tensor& 
   // Activations stay [B, L, W] for norms and pointwise layers; only the convolution sees
   // [B, W, L]. Padded positions are zeroed before each convolution so they add nothing.
   const auto keep = mask.defined() ? mask.unsqueeze(-1).to(features.dtype()) : torch::Tensor();
-  auto h = input(features);
+  auto h = input(features) + positions.slice(0, 0, features.size(1)).unsqueeze(0);
   const auto st = torch::silu(temb);
   for (std::size_t b = 0; b < convs->size(); ++b) {
     auto z = norms[b]->as<torch::nn::LayerNorm>()->forward(h) +

@@ -174,16 +174,31 @@ std::int64_t Model::parameter_count() const {
   return n;
 }
 
-void Model::save(const std::string& file) const {
-  nlohmann::json meta = spec_to_json(impl_->spec);
+namespace {
+nlohmann::json record_json(const ModelSpec& spec, const ModelRecord& record, bool ema) {
+  nlohmann::json meta = spec_to_json(spec);
   meta["format"] = kCheckpointFormat;
-  meta["train_steps"] = impl_->record.train_steps;
-  meta["data_hash"] = impl_->record.data_hash;
-  meta["metrics"] = impl_->record.metrics;
+  meta["train_steps"] = record.train_steps;
+  meta["data_hash"] = record.data_hash;
+  meta["metrics"] = record.metrics;
   nlohmann::json lengths = nlohmann::json::object();
-  for (const auto& [len, count] : impl_->record.length_counts) lengths[std::to_string(len)] = count;
+  for (const auto& [len, count] : record.length_counts) lengths[std::to_string(len)] = count;
   meta["length_counts"] = lengths;
-  meta["ema"] = static_cast<bool>(impl_->ema);
+  meta["ema"] = ema;
+  return meta;
+}
+}  // namespace
+
+void Model::save_for_inference(const std::string& file) const {
+  CheckpointData data;
+  data.metadata = record_json(impl_->spec, impl_->record, false).dump(2);
+  data.sections["weights"] = save_module(const_cast<Impl&>(*impl_).inference());
+  write_checkpoint(file, data);
+}
+
+void Model::save(const std::string& file) const {
+  const nlohmann::json meta =
+      record_json(impl_->spec, impl_->record, static_cast<bool>(impl_->ema));
   CheckpointData data;
   data.metadata = meta.dump(2);
   data.sections["weights"] = save_module(impl_->net);

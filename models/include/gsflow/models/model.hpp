@@ -90,6 +90,9 @@ class Model {
   // Writes weights (EMA weights when training kept them), metadata and training state atomically
   // (temporary file + rename). Throws ModelError on I/O failure.
   void save(const std::string& file) const;
+  // Writes only what sampling needs: the inference weights (EMA when kept) as the weights, no
+  // optimiser state (about a quarter of save()'s size; bundled models). It cannot resume training.
+  void save_for_inference(const std::string& file) const;
   // Copies the network weights of `other` (e.g. a GSFM model to start GSSM training from: the same
   // network predicts the posterior either way). Throws ModelError naming `what` unless the
   // networks, K and L are the same.
