@@ -3,7 +3,6 @@
 // variable-length data, and a small transformer that learns from it.
 #include <gtest/gtest.h>
 
-#include <chrono>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -471,14 +470,10 @@ TEST(VariableLengthTraining, TinyTransformerLearnsAndRecordsLengths) {
   o.validate_every = 0;
   o.validation_batches = 4;
   o.seed = 3;
-  const auto t0 = std::chrono::steady_clock::now();
   const TrainResult r = train(m, train_data, val, o);
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   EXPECT_EQ(r.steps_done, 300);
   EXPECT_LT(r.last_val_loss, 0.4 * r.first_val_loss)
       << r.first_val_loss << " -> " << r.last_val_loss;
-  EXPECT_LT(seconds, 20.0);
   std::map<std::size_t, std::size_t> want;
   for (const auto len : train_data.lengths) ++want[len];
   EXPECT_EQ(m.record().length_counts, want);
