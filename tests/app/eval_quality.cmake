@@ -1,0 +1,31 @@
+# Runs `gsflow eval --json` for a bundled model on the validation split and checks the issue's
+# targets that a short run can show: uniqueness >= 0.99, exact training copies <= 1 %, the model's
+# longest k-mer JS below the PWM baseline's, and (peptides) composition KL < 0.01.
+cmake_minimum_required(VERSION 3.25)
+separate_arguments(args UNIX_COMMAND "${ARGS}")
+execute_process(COMMAND ${CMD} eval ${args} --json RESULT_VARIABLE rc OUTPUT_VARIABLE out
+                ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "gsflow eval failed (${rc})\nstdout: ${out}\nstderr: ${err}")
+endif()
+string(JSON split GET "${out}" split)
+string(JSON uniq GET "${out}" uniqueness)
+string(JSON copies GET "${out}" exact_copy_fraction)
+string(JSON js GET "${out}" kmer_js ${KMAX})
+string(JSON js_pwm GET "${out}" baselines pwm kmer_js ${KMAX})
+string(JSON floor GET "${out}" kmer_js_floor ${KMAX})
+string(JSON kl GET "${out}" composition_kl)
+message(STATUS "split ${split}: uniqueness ${uniq}, copies ${copies}, ${KMAX}-mer JS ${js} "
+               "(floor ${floor}, PWM ${js_pwm}), composition KL ${kl}")
+if(NOT split STREQUAL "validation")
+  message(FATAL_ERROR "split ${split}, validation expected")
+endif()
+if(uniq LESS 0.99 OR copies GREATER 0.01)
+  message(FATAL_ERROR "uniqueness ${uniq} < 0.99 or exact copies ${copies} > 0.01")
+endif()
+if(NOT js LESS js_pwm)
+  message(FATAL_ERROR "${KMAX}-mer JS ${js} is not below the PWM baseline's ${js_pwm}")
+endif()
+if(DEFINED MAX_KL AND kl GREATER MAX_KL)
+  message(FATAL_ERROR "composition KL ${kl} above ${MAX_KL}")
+endif()
