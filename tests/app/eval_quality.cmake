@@ -1,6 +1,6 @@
 # Runs `gsflow eval --json` for a bundled model on the validation split and checks the issue's
 # targets that a short run can show: uniqueness >= 0.99, exact training copies <= 1 %, the model's
-# longest k-mer JS below the PWM baseline's, and (peptides) composition KL < 0.01.
+# KMAX-mer JS below the PWM baseline's, and (peptides) composition KL < 0.01.
 cmake_minimum_required(VERSION 3.25)
 separate_arguments(args UNIX_COMMAND "${ARGS}")
 execute_process(COMMAND ${CMD} eval ${args} --json RESULT_VARIABLE rc OUTPUT_VARIABLE out
