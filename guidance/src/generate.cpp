@@ -2,7 +2,6 @@
 #include "gsflow/guidance/generate.hpp"
 
 #include <chrono>
-#include <map>
 #include <stdexcept>
 #include <string>
 
@@ -62,50 +61,63 @@ GenerateResult generate(const models::Model& model, const GenerateRequest& reque
                                 engine::method_name(spec.method) + ", not " +
                                 engine::method_name(options.method));
   const auto lengths = sequence_lengths(model, request);
-  std::map<std::size_t, std::vector<std::size_t>> groups;  // length -> request indices
-  for (std::size_t i = 0; i < lengths.size(); ++i) groups[lengths[i]].push_back(i);
+  // Drawn lengths (a transformer model, no --length) always take the padded path, even when the
+  // first few draws agree, so that sequence i does not depend on n.
+  const bool one_length = request.length != 0 ||
+                          spec.network.type != models::NetworkType::transformer ||
+                          model.record().length_counts.empty();
 
   GenerateResult result;
   std::vector<std::vector<std::uint8_t>> out(request.n);
   std::vector<bool> done(request.n, false);
   const engine::Path path(spec.path);
-  const engine::Denoiser network = model.denoiser(kernels, request.threads);
-  const engine::Denoiser timed = [&](engine::ConstRows x, std::size_t n, double t, engine::Rows o) {
-    const auto c0 = Clock::now();
-    network(x, n, t, o);
-    result.network_seconds += since(c0);
+  const auto timed = [&](const engine::Denoiser& network) -> engine::Denoiser {
+    return [&result, network](engine::ConstRows x, std::size_t n, double t, engine::Rows o) {
+      const auto c0 = Clock::now();
+      network(x, n, t, o);
+      result.network_seconds += since(c0);
+    };
   };
-  // Progress over all groups, in sampler steps.
-  // The sampler counts progress in batch-steps: batches of the group times steps.
-  const auto group_steps = [&](std::size_t sequences) {
-    const std::size_t batch = std::max<std::size_t>(1, options.batch);
+  // Mixed lengths (transformer): chunks of options.batch sequences padded to the model's length,
+  // padding masked; the noise of sequence i is keyed by (seed, i) at that fixed length, so a
+  // larger n extends a smaller one. One length: plain batches at that length.
+  const std::size_t len = one_length && !lengths.empty() ? lengths.front() : spec.length;
+  const std::size_t chunk =
+      one_length ? std::max<std::size_t>(request.n, 1) : std::max<std::size_t>(1, options.batch);
+  const std::size_t batch = std::max<std::size_t>(1, options.batch);
+  const auto chunk_steps = [&](std::size_t sequences) {
     return (sequences + batch - 1) / batch * static_cast<std::size_t>(options.steps);
   };
-  std::size_t steps_before = 0, steps_total = 0;
-  for (const auto& [len, idx] : groups) steps_total += group_steps(idx.size());
-  for (const auto& [len, idx] : groups) {
-    engine::SamplerOptions group_options = options;
-    // Each length has its own seed so that the j-th sequence of length L is keyed by (seed, L, j).
-    group_options.seed = options.seed ^ (static_cast<std::uint64_t>(len) * 0x9E3779B97F4A7C15ULL);
-    // Lengths that are not drawn (fixed by the model or the request) keep the plain seed.
-    if (request.length != 0 || spec.network.type != models::NetworkType::transformer ||
-        model.record().length_counts.empty())
-      group_options.seed = options.seed;
-    engine::SamplerHooks group_hooks = hooks;
+  std::size_t steps_total = 0;
+  for (std::size_t first = 0; first < request.n; first += chunk)
+    steps_total += chunk_steps(std::min(chunk, request.n - first));
+  std::size_t steps_before = 0;
+  std::vector<std::uint16_t> chunk_lengths;
+  for (std::size_t first = 0; first < request.n; first += chunk) {
+    const std::size_t count = std::min(chunk, request.n - first);
+    engine::SamplerHooks chunk_hooks = hooks;
     if (hooks.progress)
-      group_hooks.progress = [&, before = steps_before](std::size_t d, std::size_t) {
+      chunk_hooks.progress = [&, before = steps_before](std::size_t d, std::size_t) {
         hooks.progress(before + d, steps_total);
       };
-    const engine::SampleRequest req{idx.size(), len, spec.k, 0};
-    const auto r = engine::sample(timed, path, req, group_options, kernels, group_hooks);
-    for (std::size_t j = 0; j < r.completed; ++j) {
-      auto& seq = out[idx[j]];
-      seq.resize(len);
-      for (std::size_t p = 0; p < len; ++p)
-        seq[p] = static_cast<std::uint8_t>(r.letters[j * len + p]);
-      done[idx[j]] = true;
+    engine::Denoiser network;
+    if (one_length) {
+      network = timed(model.denoiser(kernels, request.threads));
+    } else {
+      chunk_lengths.assign(lengths.begin() + static_cast<std::ptrdiff_t>(first),
+                           lengths.begin() + static_cast<std::ptrdiff_t>(first + count));
+      network = timed(model.denoiser(kernels, request.threads, chunk_lengths));
     }
-    steps_before += group_steps(idx.size());
+    const engine::SampleRequest req{count, len, spec.k, first};
+    const auto r = engine::sample(network, path, req, options, kernels, chunk_hooks);
+    for (std::size_t j = 0; j < r.completed; ++j) {
+      auto& seq = out[first + j];
+      seq.resize(lengths[first + j]);
+      for (std::size_t p = 0; p < seq.size(); ++p)
+        seq[p] = static_cast<std::uint8_t>(r.letters[j * len + p]);
+      done[first + j] = true;
+    }
+    steps_before += chunk_steps(count);
     if (r.cancelled) {
       result.cancelled = true;
       break;

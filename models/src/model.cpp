@@ -268,30 +268,49 @@ void Model::check_matches(const ModelSpec& expected, const std::string& what) co
     fail("alphabet", "'" + s.alphabet + "'", "'" + expected.alphabet + "'");
 }
 
-engine::Denoiser Model::denoiser(const engine::Kernels& kernels, int threads) const {
-  const Impl* impl = impl_.get();
-  return [impl, &kernels, threads](engine::ConstRows x, std::size_t sequences, double t,
-                                   engine::Rows out) {
+namespace {
+engine::Denoiser make_denoiser(const Model::Impl* impl, const engine::Kernels& kernels, int threads,
+                               const std::vector<std::uint16_t>* lengths) {
+  return [impl, &kernels, threads, lengths](engine::ConstRows x, std::size_t sequences, double t,
+                                            engine::Rows out) {
     const auto k = static_cast<std::int64_t>(impl->spec.k);
     const std::size_t len = sequences ? x.rows / sequences : 0;
     const bool any_length = impl->spec.network.type == NetworkType::transformer;
     if (x.rows != sequences * len ||
         (any_length ? len > impl->spec.length : len != impl->spec.length) || x.k != impl->spec.k ||
-        x.stride != x.k || out.rows != x.rows || out.k != x.k || out.stride != out.k)
+        x.stride != x.k || out.rows != x.rows || out.k != x.k || out.stride != out.k ||
+        (lengths && (lengths->size() != sequences || !any_length)))
       throw std::invalid_argument("model denoiser: state shape does not match the model");
     const auto l = static_cast<std::int64_t>(len);
     at::set_num_threads(threads);
     torch::NoGradGuard no_grad;
-    Network& net = const_cast<Impl*>(impl)->inference();
+    Model::Impl& m = *const_cast<Model::Impl*>(impl);
+    Network& net = m.inference();
     net->eval();
     const auto n = static_cast<std::int64_t>(sequences);
     auto xs = torch::from_blob(const_cast<float*>(x.data), {n, l, k}, torch::kFloat);
     auto ts = torch::full({n}, static_cast<float>(t));
+    torch::Tensor mask;
+    if (lengths) {
+      auto lens = torch::from_blob(const_cast<std::uint16_t*>(lengths->data()), {n}, torch::kInt16)
+                      .to(torch::kLong);
+      mask = torch::arange(l, torch::kLong).unsqueeze(0) < lens.unsqueeze(1);
+    }
     auto out_t = torch::from_blob(out.data, {n, l, k}, torch::kFloat);
-    out_t.copy_(net->forward(xs, ts));
+    out_t.copy_(net->forward(xs, ts, mask));
     kernels.softmax(engine::ConstRows{out.data, out.rows, out.k, out.stride}, out);
     if (impl->spec.method == engine::Method::gssm) out_t.copy_(net->score_q(out_t.clone(), xs, ts));
   };
+}
+}  // namespace
+
+engine::Denoiser Model::denoiser(const engine::Kernels& kernels, int threads) const {
+  return make_denoiser(impl_.get(), kernels, threads, nullptr);
+}
+
+engine::Denoiser Model::denoiser(const engine::Kernels& kernels, int threads,
+                                 const std::vector<std::uint16_t>& lengths) const {
+  return make_denoiser(impl_.get(), kernels, threads, &lengths);
 }
 
 }  // namespace gsflow::models

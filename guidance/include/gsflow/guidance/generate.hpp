@@ -37,11 +37,12 @@ struct GenerateResult {
 std::vector<std::size_t> sequence_lengths(const models::Model& model,
                                           const GenerateRequest& request);
 
-// Generates request.n sequences. Sequences of one length are sampled together; the randomness of
-// the j-th sequence of length L depends only on (seed, L, j), so a larger n extends a smaller
-// one. Cancel (hooks.cancel) returns the completed sequences (a prefix per length group; the
-// result then holds only the sequences that finished, in request order). Throws
-// std::invalid_argument for impossible settings.
+// Generates request.n sequences. When every sequence has one length they are sampled at that
+// length; lengths drawn for a transformer model are sampled together, padded to the model's
+// length with the padding masked, in chunks of sampler.batch. Either way sequence i's randomness
+// depends only on (seed, i), so a larger n extends a smaller one. Cancel (hooks.cancel) returns
+// the sequences completed so far (a prefix, in request order). Throws std::invalid_argument for
+// impossible settings.
 GenerateResult generate(const models::Model& model, const GenerateRequest& request,
                         const engine::Kernels& kernels, const engine::SamplerHooks& hooks = {});
 

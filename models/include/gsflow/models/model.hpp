@@ -9,6 +9,7 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "gsflow/engine/path.hpp"
 #include "gsflow/engine/sampler.hpp"
@@ -108,6 +109,11 @@ class Model {
   // A denoiser for engine::sample(): runs the network (EMA weights if any) under NoGradGuard and
   // writes softmax(logits) with the engine's kernels. `threads` sets LibTorch's intra-op threads.
   engine::Denoiser denoiser(const engine::Kernels& kernels, int threads = 1) const;
+  // The same for states padded to the model's length whose sequence i has only lengths[i] real
+  // letters (transformer models): padded positions are masked out of attention. Every call must
+  // hold exactly lengths.size() sequences; the vector must outlive the denoiser.
+  engine::Denoiser denoiser(const engine::Kernels& kernels, int threads,
+                            const std::vector<std::uint16_t>& lengths) const;
 
   struct Impl;
   Impl& impl() { return *impl_; }
