@@ -6,8 +6,11 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <set>
+#include <sstream>
 
+#include "checkpoint.hpp"
 #include "gsflow/models/model.hpp"
 
 namespace gsflow::models {
@@ -45,6 +48,21 @@ std::string resolve_model(const std::string& name, const std::string& method) {
   if (names.empty()) msg += " none";
   for (const auto& n : names) msg += " " + n;
   throw ModelError(msg + ")");
+}
+
+std::string content_hash(std::string_view bytes) {
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016llx",
+                static_cast<unsigned long long>(fnv1a64(bytes.data(), bytes.size())));
+  return buf;
+}
+
+std::string model_hash(const std::string& file) {
+  std::ifstream in(file, std::ios::binary);
+  std::ostringstream bytes;
+  bytes << in.rdbuf();
+  if (!in) throw ModelError(file + ": cannot read the model file");
+  return content_hash(bytes.view());
 }
 
 std::vector<std::string> bundled_models() {

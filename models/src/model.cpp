@@ -275,7 +275,7 @@ engine::Denoiser make_denoiser(const Model::Impl* impl, const engine::Kernels& k
                                             engine::Rows out) {
     const auto k = static_cast<std::int64_t>(impl->spec.k);
     const std::size_t len = sequences ? x.rows / sequences : 0;
-    const bool any_length = impl->spec.network.type == NetworkType::transformer;
+    const bool any_length = impl->spec.variable_length();
     if (x.rows != sequences * len ||
         (any_length ? len > impl->spec.length : len != impl->spec.length) || x.k != impl->spec.k ||
         x.stride != x.k || out.rows != x.rows || out.k != x.k || out.stride != out.k ||

@@ -47,7 +47,7 @@ void check_data(const ModelSpec& spec, const Dataset& data, const char* what) {
     if (data.lengths.size() != data.count())
       throw ModelError(std::string(what) + " data: " + std::to_string(data.lengths.size()) +
                        " lengths for " + std::to_string(data.count()) + " sequences");
-    if (spec.network.type != NetworkType::transformer)
+    if (!spec.variable_length())
       throw ModelError(std::string(what) +
                        " data: sequences of different lengths need a transformer network");
     for (std::size_t i = 0; i < data.lengths.size(); ++i)

@@ -65,6 +65,9 @@ struct ModelSpec {
   std::size_t k = 20;      // K, alphabet size
   std::string alphabet;    // "dna", "protein" or "" (generic K, e.g. toy)
   NetworkOptions network;  // architecture
+
+  // True when the network accepts any length up to `length` (padding masked): a transformer.
+  bool variable_length() const { return network.type == NetworkType::transformer; }
 };
 
 // Training facts stored with the weights.
