@@ -16,12 +16,20 @@ double since(Clock::time_point t0) {
 }
 // Stream of the length draws; distinct from the sampler's (purpose << 32 | step) streams.
 constexpr std::uint64_t kLengthStream = 0x4C454E47ULL << 32;
+
+// Lengths are drawn (a variable-length model, no length given, a training histogram stored):
+// such requests always take the padded path, even when the first few draws agree, so that
+// sequence i does not depend on n.
+bool lengths_drawn(const models::Model& model, const GenerateRequest& request) {
+  return request.length == 0 && model.spec().variable_length() &&
+         !model.record().length_counts.empty();
+}
 }  // namespace
 
 std::vector<std::size_t> sequence_lengths(const models::Model& model,
                                           const GenerateRequest& request) {
   const auto& spec = model.spec();
-  const bool any_length = spec.network.type == models::NetworkType::transformer;
+  const bool any_length = spec.variable_length();
   if (request.length != 0) {
     if (any_length ? request.length > spec.length : request.length != spec.length)
       throw std::invalid_argument(
@@ -29,14 +37,14 @@ std::vector<std::size_t> sequence_lengths(const models::Model& model,
           (any_length ? "at most " : "exactly ") + std::to_string(spec.length) + ")");
     return std::vector<std::size_t>(request.n, request.length);
   }
+  if (!lengths_drawn(model, request)) return std::vector<std::size_t>(request.n, spec.length);
   const auto& counts = model.record().length_counts;
-  if (!any_length || counts.empty()) return std::vector<std::size_t>(request.n, spec.length);
   std::size_t total = 0;
   for (const auto& [len, c] : counts) total += c;
   std::vector<std::size_t> lengths(request.n);
   for (std::size_t i = 0; i < request.n; ++i) {
     const double u = engine::noise_uniform(request.sampler.seed, kLengthStream,
-                                           static_cast<std::uint32_t>(i), 0);
+                                           static_cast<std::uint32_t>(request.first + i), 0);
     auto target = static_cast<std::size_t>(u * static_cast<double>(total));
     std::size_t chosen = counts.rbegin()->first;
     for (const auto& [len, c] : counts) {
@@ -52,7 +60,8 @@ std::vector<std::size_t> sequence_lengths(const models::Model& model,
 }
 
 GenerateResult generate(const models::Model& model, const GenerateRequest& request,
-                        const engine::Kernels& kernels, const engine::SamplerHooks& hooks) {
+                        const engine::Kernels& kernels, const engine::SamplerHooks& hooks,
+                        const BatchSink& on_batch) {
   const auto t0 = Clock::now();
   const auto& spec = model.spec();
   engine::SamplerOptions options = request.sampler;
@@ -61,15 +70,10 @@ GenerateResult generate(const models::Model& model, const GenerateRequest& reque
                                 engine::method_name(spec.method) + ", not " +
                                 engine::method_name(options.method));
   const auto lengths = sequence_lengths(model, request);
-  // Drawn lengths (a transformer model, no --length) always take the padded path, even when the
-  // first few draws agree, so that sequence i does not depend on n.
-  const bool one_length = request.length != 0 ||
-                          spec.network.type != models::NetworkType::transformer ||
-                          model.record().length_counts.empty();
+  const bool padded = lengths_drawn(model, request);
 
   GenerateResult result;
-  std::vector<std::vector<std::uint8_t>> out(request.n);
-  std::vector<bool> done(request.n, false);
+  result.sequences.reserve(request.n);
   const engine::Path path(spec.path);
   const auto timed = [&](const engine::Denoiser& network) -> engine::Denoiser {
     return [&result, network](engine::ConstRows x, std::size_t n, double t, engine::Rows o) {
@@ -78,53 +82,46 @@ GenerateResult generate(const models::Model& model, const GenerateRequest& reque
       result.network_seconds += since(c0);
     };
   };
-  // Mixed lengths (transformer): chunks of options.batch sequences padded to the model's length,
-  // padding masked; the noise of sequence i is keyed by (seed, i) at that fixed length, so a
-  // larger n extends a smaller one. One length: plain batches at that length.
-  const std::size_t len = one_length && !lengths.empty() ? lengths.front() : spec.length;
-  const std::size_t chunk =
-      one_length ? std::max<std::size_t>(request.n, 1) : std::max<std::size_t>(1, options.batch);
+  // One sampler run per batch, so that each batch can be handed on (stored) as soon as it is
+  // done; the noise of sequence i is keyed by (seed, i), so the batch split changes nothing.
+  const std::size_t len = padded || lengths.empty() ? spec.length : lengths.front();
   const std::size_t batch = std::max<std::size_t>(1, options.batch);
-  const auto chunk_steps = [&](std::size_t sequences) {
-    return (sequences + batch - 1) / batch * static_cast<std::size_t>(options.steps);
-  };
-  std::size_t steps_total = 0;
-  for (std::size_t first = 0; first < request.n; first += chunk)
-    steps_total += chunk_steps(std::min(chunk, request.n - first));
-  std::size_t steps_before = 0;
-  std::vector<std::uint16_t> chunk_lengths;
-  for (std::size_t first = 0; first < request.n; first += chunk) {
-    const std::size_t count = std::min(chunk, request.n - first);
-    engine::SamplerHooks chunk_hooks = hooks;
+  const std::size_t batches = (request.n + batch - 1) / batch;
+  const std::size_t steps_total = batches * static_cast<std::size_t>(options.steps);
+  const engine::Denoiser fixed = padded ? engine::Denoiser{} : timed(model.denoiser(kernels, request.threads));
+  std::vector<std::uint16_t> batch_lengths;
+  for (std::size_t b = 0; b < batches; ++b) {
+    const std::size_t begin = b * batch, count = std::min(batch, request.n - begin);
+    engine::SamplerHooks batch_hooks = hooks;
     if (hooks.progress)
-      chunk_hooks.progress = [&, before = steps_before](std::size_t d, std::size_t) {
-        hooks.progress(before + d, steps_total);
-      };
-    engine::Denoiser network;
-    if (one_length) {
-      network = timed(model.denoiser(kernels, request.threads));
-    } else {
-      chunk_lengths.assign(lengths.begin() + static_cast<std::ptrdiff_t>(first),
-                           lengths.begin() + static_cast<std::ptrdiff_t>(first + count));
-      network = timed(model.denoiser(kernels, request.threads, chunk_lengths));
+      batch_hooks.progress = [&, before = b * static_cast<std::size_t>(options.steps)](
+                                 std::size_t d, std::size_t) { hooks.progress(before + d, steps_total); };
+    engine::Denoiser network = fixed;
+    if (padded) {
+      batch_lengths.assign(lengths.begin() + static_cast<std::ptrdiff_t>(begin),
+                           lengths.begin() + static_cast<std::ptrdiff_t>(begin + count));
+      network = timed(model.denoiser(kernels, request.threads, batch_lengths));
     }
-    const engine::SampleRequest req{count, len, spec.k, first};
-    const auto r = engine::sample(network, path, req, options, kernels, chunk_hooks);
-    for (std::size_t j = 0; j < r.completed; ++j) {
-      auto& seq = out[first + j];
-      seq.resize(lengths[first + j]);
+    const engine::SampleRequest req{count, len, spec.k, request.first + begin};
+    const auto r = engine::sample(network, path, req, options, kernels, batch_hooks);
+    if (r.cancelled) {  // a partial batch is dropped: results are always whole batches
+      result.cancelled = true;
+      break;
+    }
+    for (std::size_t j = 0; j < count; ++j) {
+      std::vector<std::uint8_t> seq(lengths[begin + j]);
       for (std::size_t p = 0; p < seq.size(); ++p)
         seq[p] = static_cast<std::uint8_t>(r.letters[j * len + p]);
-      done[first + j] = true;
+      result.sequences.push_back(std::move(seq));
     }
-    steps_before += chunk_steps(count);
-    if (r.cancelled) {
+    if (on_batch &&
+        !on_batch(request.first + begin,
+                  std::span<const std::vector<std::uint8_t>>(result.sequences).subspan(begin, count)) &&
+        b + 1 < batches) {
       result.cancelled = true;
       break;
     }
   }
-  for (std::size_t i = 0; i < request.n; ++i)
-    if (done[i]) result.sequences.push_back(std::move(out[i]));
   result.completed = result.sequences.size();
   result.total_seconds = since(t0);
   return result;

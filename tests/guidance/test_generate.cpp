@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "gsflow/guidance/generate.hpp"
+#include "gsflow/guidance/run_params.hpp"
 
 namespace gsflow::guidance {
 namespace {
@@ -305,6 +306,149 @@ TEST(Generate, ProgressReachesTheTotal) {
       EXPECT_GT(last_total, 0u) << what;
       EXPECT_EQ(last_done, last_total) << what;
     }
+}
+
+}  // namespace
+}  // namespace gsflow::guidance
+
+// ----------------------------------------------------------------------------------------------
+// Shards (request.first) and batch delivery (BatchSink), which the run store builds on.
+
+namespace gsflow::guidance {
+namespace {
+
+TEST(Generate, ShardsTileTheUnshardedRequest) {
+  const engine::Kernels kernels;
+  for (const bool variable : {false, true}) {
+    const Model m = variable ? transformer_model() : Model(mlp_spec(), 2);
+    auto whole = request(11);
+    whole.sampler.batch = 3;
+    const auto all = generate(m, whole, kernels).sequences;
+    std::vector<std::vector<std::uint8_t>> joined;
+    for (std::size_t shard = 0; shard < 4; ++shard) {
+      RunParams p;
+      p.n = 11;
+      p.shard = shard;
+      p.shards = 4;
+      p.sampler = whole.sampler;
+      auto part = to_request(p);
+      part.sampler.batch = 2;  // a different batch split, too
+      const auto lengths = sequence_lengths(m, whole);
+      EXPECT_EQ(sequence_lengths(m, part),
+                std::vector<std::size_t>(
+                    lengths.begin() + static_cast<std::ptrdiff_t>(part.first),
+                    lengths.begin() + static_cast<std::ptrdiff_t>(part.first + part.n)));
+      for (auto& s : generate(m, part, kernels).sequences) joined.push_back(std::move(s));
+    }
+    EXPECT_EQ(joined, all) << (variable ? "transformer" : "mlp");
+  }
+}
+
+TEST(Generate, BatchesArriveInOrderAndFalseStopsAfterTheBatch) {
+  const engine::Kernels kernels;
+  const Model m(mlp_spec(), 2);
+  auto r = request(10);
+  r.first = 100;
+  r.sampler.batch = 4;
+  std::vector<std::pair<std::size_t, std::size_t>> seen;  // (first, size)
+  std::vector<std::vector<std::uint8_t>> delivered;
+  const auto result = generate(m, r, kernels, {}, [&](std::size_t first, auto batch) {
+    seen.emplace_back(first, batch.size());
+    delivered.insert(delivered.end(), batch.begin(), batch.end());
+    return true;
+  });
+  EXPECT_EQ(seen, (std::vector<std::pair<std::size_t, std::size_t>>{{100, 4}, {104, 4}, {108, 2}}));
+  EXPECT_EQ(delivered, result.sequences);
+  EXPECT_FALSE(result.cancelled);
+
+  seen.clear();
+  const auto stopped = generate(m, r, kernels, {}, [&](std::size_t first, auto batch) {
+    seen.emplace_back(first, batch.size());
+    return false;  // a graceful stop: this batch is kept, no more are made
+  });
+  EXPECT_TRUE(stopped.cancelled);
+  EXPECT_EQ(stopped.completed, 4u);
+  EXPECT_EQ(seen.size(), 1u);
+  EXPECT_EQ(stopped.sequences,
+            decltype(result.sequences)(result.sequences.begin(), result.sequences.begin() + 4));
+}
+
+// ----------------------------------------------------------------------------------------------
+// Run parameters
+
+TEST(RunParams, JsonRoundTripKeepsEveryField) {
+  RunParams p;
+  p.model = "peptide";
+  p.n = 1000;
+  p.length = 30;
+  p.shard = 2;
+  p.shards = 5;
+  p.threads = 3;
+  p.consistent = true;
+  auto& s = p.sampler;
+  s.method = engine::Method::gssm;
+  s.integrator = engine::Integrator::euler;
+  s.steps = 77;
+  s.decode = engine::Decode::x;
+  s.temperature = 0.7;
+  s.start_scale = 1.5;
+  s.reinject = 0.25;
+  s.corrector_steps = 3;
+  s.snr = 0.2;
+  s.batch = 17;
+  s.seed = 0xFFFFFFFFFFFFFFFFull;
+  s.frames_every = 5;
+  const auto q = parse_run_params(run_params_json(p));
+  EXPECT_EQ(run_params_json(q), run_params_json(p));
+  EXPECT_EQ(q.sampler.seed, 0xFFFFFFFFFFFFFFFFull);
+  EXPECT_EQ(q.sampler.method, engine::Method::gssm);
+  EXPECT_EQ(q.sampler.decode, engine::Decode::x);
+  EXPECT_DOUBLE_EQ(q.sampler.temperature, 0.7);
+  EXPECT_EQ(q.shard, 2u);
+  // Missing fields take the defaults.
+  EXPECT_EQ(run_params_json(parse_run_params("{}")), run_params_json(RunParams{}));
+}
+
+TEST(RunParams, BadInputNamesTheField) {
+  const auto msg = [](const char* json) {
+    try {
+      parse_run_params(json);
+    } catch (const std::invalid_argument& e) {
+      return std::string(e.what());
+    }
+    return std::string("(accepted)");
+  };
+  EXPECT_NE(msg("[1]").find("JSON object"), std::string::npos);
+  EXPECT_NE(msg("{\"n\":").find("not JSON"), std::string::npos);
+  EXPECT_NE(msg(R"({"stepz": 3})").find("stepz: unknown field"), std::string::npos);
+  EXPECT_NE(msg(R"({"steps": "3"})").find("steps: expected an integer"), std::string::npos);
+  EXPECT_NE(msg(R"({"steps": 0})").find("steps"), std::string::npos);
+  EXPECT_NE(msg(R"({"n": -4})").find("n: must not be negative"), std::string::npos);
+  EXPECT_NE(msg(R"({"shard": 3, "shards": 3})").find("shard:"), std::string::npos);
+  EXPECT_NE(msg(R"({"method": "diffusion"})").find("method"), std::string::npos);
+  EXPECT_NE(msg(R"({"temperature": -1})").find("temperature"), std::string::npos);
+  EXPECT_NE(msg(R"({"consistent": 1})").find("consistent: expected true or false"),
+            std::string::npos);
+  EXPECT_NE(msg(R"({"model": 5})").find("model: expected a string"), std::string::npos);
+  EXPECT_NE(msg(R"({"seed": 1.5})").find("seed: expected an integer"), std::string::npos);
+}
+
+TEST(RunParams, ShardRangesTileAndParse) {
+  for (const std::size_t n : {1u, 7u, 10u, 1000u})
+    for (const std::size_t shards : {1u, 3u, 4u}) {
+      std::size_t next = 0;
+      for (std::size_t i = 0; i < shards; ++i) {
+        const auto [first, count] = shard_range(n, i, shards);
+        EXPECT_EQ(first, next);
+        EXPECT_LE(count, n / shards + 1);
+        EXPECT_GE(count, n / shards);
+        next = first + count;
+      }
+      EXPECT_EQ(next, n);
+    }
+  EXPECT_EQ(parse_shard("2/4"), (std::pair<std::size_t, std::size_t>{2, 4}));
+  for (const char* bad : {"4/4", "1", "/4", "1/", "a/b", "1/0", "-1/4", "1/4x", ""})
+    EXPECT_THROW(parse_shard(bad), std::invalid_argument) << bad;
 }
 
 }  // namespace
