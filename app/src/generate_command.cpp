@@ -1,109 +1,145 @@
-// `gsflow generate`: samples sequences from a bundled or user model and writes them as FASTA.
+// `gsflow generate`: samples sequences from a bundled or user model, stores the run (parameters,
+// model, kernels, sequences, scores, trajectory frames) in the run store and writes FASTA.
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
-#include <filesystem>
-#include <fstream>
 #include <iostream>
 
+#include "generation_run.hpp"
 #include "global_options.hpp"
-#include "gsflow/engine/fasta.hpp"
-#include "gsflow/guidance/generate.hpp"
-#include "gsflow/models/catalog.hpp"
+#include "gsflow/storage/run_store.hpp"
+#include "interrupt.hpp"
 #include "model_commands.hpp"
-#include "sequence_sets.hpp"
 
 namespace gsflow::app {
 
 namespace {
 
 struct GenerateCli {
-  std::string model = "dna-promoter", method, out, integrator = "exponential", decode = "xhat";
-  std::size_t n = 100, length = 0, batch = 256, width = 60;
-  int steps = 100, threads = 2;
-  std::uint64_t seed = 0;
-  double temperature = 1.0;
+  guidance::RunParams params;
+  std::string method, integrator = "exponential", decode = "xhat", shard;
+  std::string db, name, notes, out;
+  std::vector<std::string> tags;
+  std::size_t width = 60;
+  bool no_store = false, json = false, quiet = false;
 };
 
-void run_generate(const GenerateCli& cli) {
-  const auto file = models::resolve_model(cli.model, cli.method);
-  const auto model = models::Model::load(file);
-  const auto& spec = model.spec();
-  if (!cli.method.empty() && engine::parse_method(cli.method, "--method") != spec.method)
-    throw std::invalid_argument(fmt::format("--method {}: {} is a {} model", cli.method, file,
-                                            engine::method_name(spec.method)));
-  const engine::Alphabet& alphabet = alphabet_named(spec.alphabet, file + ": alphabet");
-  const std::string name = std::filesystem::path(file).stem().string();
+nlohmann::json summary(const RunOutcome& o, const std::string& db, const std::string& out) {
+  return {{"run", o.run_name},
+          {"id", o.run_id},
+          {"db", db},
+          {"status", o.status},
+          {"sequences", o.sequences.size()},
+          {"frames", o.frames},
+          {"seconds", o.seconds},
+          {"network_seconds", o.network_seconds},
+          {"model", o.model_name},
+          {"model_file", o.model_file},
+          {"model_hash", o.model_hash},
+          {"kernels", o.kernels},
+          {"out", out}};
+}
 
-  guidance::GenerateRequest request;
-  request.n = cli.n;
-  request.length = cli.length;
-  request.threads = cli.threads;
-  request.sampler.method = spec.method;
-  request.sampler.steps = cli.steps;
-  request.sampler.seed = cli.seed;
-  request.sampler.batch = cli.batch;
-  request.sampler.temperature = cli.temperature;
-  request.sampler.integrator = engine::parse_integrator(cli.integrator, "--integrator");
-  request.sampler.decode = engine::parse_decode(cli.decode, "--decode");
-  const engine::Kernels kernels(kernel_options(cli.threads));
-  const auto result = guidance::generate(model, request, kernels);
-
-  std::ofstream file_out;
-  if (!cli.out.empty()) {
-    file_out.open(cli.out);
-    if (!file_out) throw std::runtime_error(cli.out + ": cannot create the output file");
+void run_generate(GenerateCli cli) {
+  RunOptions options;
+  options.params = cli.params;
+  if (!cli.method.empty()) {
+    options.params.sampler.method = engine::parse_method(cli.method, "--method");
+    options.method_given = true;
   }
-  std::ostream& out = cli.out.empty() ? std::cout : file_out;
-  engine::FastaWriter writer(out, {cli.width});
-  for (std::size_t i = 0; i < result.sequences.size(); ++i) {
-    const auto& s = result.sequences[i];
-    writer.write(fmt::format("{}_s{} model={} method={} seed={} steps={} length={}", name, i, name,
-                             engine::method_name(spec.method), cli.seed, cli.steps, s.size()),
-                 alphabet.decode(s));
-  }
-  out.flush();
-  if (!out) throw std::runtime_error((cli.out.empty() ? "stdout" : cli.out) + ": write failed");
+  options.params.sampler.integrator = engine::parse_integrator(cli.integrator, "--integrator");
+  options.params.sampler.decode = engine::parse_decode(cli.decode, "--decode");
+  if (!cli.shard.empty())
+    std::tie(options.params.shard, options.params.shards) = guidance::parse_shard(cli.shard, "--shard");
+  if (options.params.shards > options.params.n)
+    throw std::invalid_argument(fmt::format("--shard: {} shards of {} sequences leave some empty",
+                                            options.params.shards, options.params.n));
+  options.db = cli.no_store ? "" : (cli.db.empty() ? storage::default_database_path() : cli.db);
+  options.name = cli.name;
+  options.notes = cli.notes;
+  options.tags = cli.tags;
+  options.out = !cli.out.empty() ? cli.out : (cli.json ? "" : "-");
+  options.width = cli.width;
+  options.progress = !cli.quiet;
+  const InterruptGuard interrupt;
+  const auto outcome = execute_run(options, interrupt);
+  if (cli.json)
+    std::cout << summary(outcome, options.db, cli.out).dump(2) << "\n";
   std::cerr << fmt::format(
-      "generate: {} sequences from {} in {:.2f} s ({:.1f} sequences/s; network {:.2f} s, sampler "
-      "{:.2f} s){}\n",
-      result.completed, file, result.total_seconds,
-      static_cast<double>(result.completed) / std::max(result.total_seconds, 1e-9),
-      result.network_seconds, result.total_seconds - result.network_seconds,
+      "generate: {} {} sequences from {} in {:.2f} s (network {:.2f} s){}{}\n",
+      outcome.status == "completed" ? "made" : "interrupted after", outcome.sequences.size(),
+      outcome.model_file, outcome.seconds, outcome.network_seconds,
+      options.db.empty() ? "" : fmt::format(", run '{}' in {}", outcome.run_name, options.db),
       cli.out.empty() ? "" : ", wrote " + cli.out);
+  if (outcome.status != "completed") command_exit_code() = kExitInterrupted;
 }
 
 }  // namespace
 
 void add_generate_command(CLI::App& app) {
   auto cli = std::make_shared<GenerateCli>();
-  auto* cmd = app.add_subcommand("generate", "Generate sequences with a model and write FASTA");
-  cmd->add_option("--model", cli->model,
+  auto& p = cli->params;
+  p.threads = 2;
+  p.sampler.batch = 256;
+  p.sampler.frames_every = 10;
+  auto* cmd = app.add_subcommand(
+      "generate", "Generate sequences with a model; store the run and write FASTA");
+  cmd->add_option("--model", p.model,
                   "Bundled model name (dna-promoter, peptide, ...) or a checkpoint file")
       ->capture_default_str();
-  cmd->add_option("--n", cli->n, "Number of sequences")
+  cmd->add_option("--n", p.n, "Number of sequences (of the whole request when sharded)")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
-  cmd->add_option("--length", cli->length,
+  cmd->add_option("--length", p.length,
                   "Letters per sequence (default: the model's; peptides: drawn from training)");
-  cmd->add_option("--steps", cli->steps, "Sampling steps")
-      ->check(CLI::PositiveNumber)
+  cmd->add_option("--steps", p.sampler.steps, "Sampling steps")
+      ->check(CLI::Range(1, 1000000))
       ->capture_default_str();
-  cmd->add_option("--seed", cli->seed, "Seed: same seed, same sequences")->capture_default_str();
+  cmd->add_option("--seed", p.sampler.seed, "Seed: same seed, same sequences")
+      ->capture_default_str();
   cmd->add_option("--method", cli->method,
                   "gsfm, gssm or linear: picks NAME-gssm / NAME-linear for a bundled name");
-  cmd->add_option("--out", cli->out, "FASTA file to write (default: stdout)");
-  cmd->add_option("--threads", cli->threads, "Threads")
+  cmd->add_option("--out", cli->out,
+                  "FASTA file to write (default: stdout, unless --json)");
+  cmd->add_option("--width", cli->width, "FASTA line width (0 = one line)")->capture_default_str();
+  cmd->add_option("--threads", p.threads, "Threads")
+      ->check(CLI::Range(1, 1024))
+      ->capture_default_str();
+  cmd->add_option("--batch", p.sampler.batch,
+                  "Sequences per network call, and per commit to the run store")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
-  cmd->add_option("--batch", cli->batch, "Sequences per network call")
-      ->check(CLI::PositiveNumber)
-      ->capture_default_str();
-  cmd->add_option("--temperature", cli->temperature, "Inference temperature of x_hat")
+  cmd->add_option("--temperature", p.sampler.temperature, "Inference temperature of x_hat")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
   cmd->add_option("--integrator", cli->integrator, "exponential or euler")->capture_default_str();
   cmd->add_option("--decode", cli->decode, "xhat or x")->capture_default_str();
-  cmd->add_option("--width", cli->width, "FASTA line width (0 = one line)")->capture_default_str();
+  cmd->add_option("--db", cli->db,
+                  "Run store (SQLite) to record the run in (default: $GSFLOW_DB, else "
+                  "$XDG_DATA_HOME/gsflow/runs.sqlite or ~/.local/share/gsflow/runs.sqlite)");
+  cmd->add_flag("--no-store", cli->no_store, "Do not record the run (FASTA only)");
+  cmd->add_option("--name", cli->name, "Run name (default: MODEL-sSEED, numbered if taken)");
+  cmd->add_option("--tag", cli->tags, "Tag the run (repeatable)");
+  cmd->add_option("--notes", cli->notes, "Free-text notes stored with the run");
+  cmd->add_option("--frames-every", p.sampler.frames_every,
+                  "Store the trajectory every n-th step (0 = none)")
+      ->check(CLI::Range(0, 1000000))
+      ->capture_default_str();
+  cmd->add_option("--shard", cli->shard,
+                  "I/N: make only slice I (0-based) of N of the request; `gsflow merge` joins "
+                  "the shards into the unsharded run")
+      ->check(CLI::Validator(
+          [](std::string& text) {
+            try {
+              guidance::parse_shard(text, "--shard");
+            } catch (const std::invalid_argument& e) {
+              return std::string(e.what());
+            }
+            return std::string();
+          },
+          "I/N"));
+  cmd->add_flag("--json", cli->json, "Print a machine-readable summary on stdout");
+  cmd->add_flag("--quiet", cli->quiet, "No progress on stderr");
   cmd->callback([cli] { run_generate(*cli); });
 }
 

@@ -14,6 +14,16 @@ struct GlobalOptions {
 // The process-wide options, filled in by main() while parsing.
 GlobalOptions& global_options();
 
+// Exit codes of the gsflow command line.
+inline constexpr int kExitOk = 0;           // success
+inline constexpr int kExitUsage = 1;        // bad command line
+inline constexpr int kExitInput = 2;        // bad input or a failure (message on stderr)
+inline constexpr int kExitInterrupted = 3;  // Ctrl-C / SIGTERM: work done so far is kept
+
+// The code main() returns when a command finishes without throwing (commands set
+// kExitInterrupted here).
+int& command_exit_code();
+
 // Kernel options for a command: the best ISA, or the reference under --consistent.
 inline engine::KernelOptions kernel_options(int threads = 1) {
   return engine::KernelOptions{.consistent = global_options().consistent, .threads = threads};

@@ -3,10 +3,12 @@
 #include <fmt/format.h>
 
 #include <atomic>
-#include <csignal>
+#include <optional>
 #include <filesystem>
 #include <iostream>
 
+#include "global_options.hpp"
+#include "interrupt.hpp"
 #include "model_commands.hpp"
 #include "sequence_sets.hpp"
 #include "train_config.hpp"
@@ -15,8 +17,6 @@ namespace gsflow::app {
 
 namespace {
 
-std::atomic<bool> g_interrupted{false};
-extern "C" void on_interrupt(int) { g_interrupted.store(true); }
 
 std::string clock_text(double seconds) {
   const auto s = static_cast<long>(seconds);
@@ -74,8 +74,7 @@ void run_train(const TrainCli& cli) {
                            c.train.threads);
 
   std::atomic<bool> cancel{false};
-  g_interrupted = false;
-  auto previous = std::signal(SIGINT, on_interrupt);
+  std::optional<InterruptGuard> interrupt(std::in_place);
   const std::int64_t start_step = model.record().train_steps;
   bool over_time = false;
   const auto progress = [&](const models::TrainProgress& p) {
@@ -91,11 +90,12 @@ void run_train(const TrainCli& cli) {
       over_time = true;
       cancel = true;
     }
-    if (g_interrupted) cancel = true;
+    if (interrupt->stop_requested()) cancel = true;
   };
   const auto result =
       models::train(model, train_data, val_data, c.train, progress, c.report_every, &cancel);
-  std::signal(SIGINT, previous);
+  const bool interrupted = interrupt->stop_requested();
+  interrupt.reset();
   model.save_for_inference(c.output);
   std::cerr << fmt::format(
       "train {}: {} after {} steps in {} ({:.0f} training sequences/s); best validation loss {:.4f}"
@@ -107,7 +107,11 @@ void run_train(const TrainCli& cli) {
       static_cast<double>(result.steps_done * static_cast<std::int64_t>(c.train.batch)) /
           std::max(result.seconds, 1e-9),
       result.best_val_loss, c.name, c.output, c.output, c.output);
-  if (result.cancelled && g_interrupted) throw std::runtime_error("interrupted (checkpoint saved)");
+  if (result.cancelled && interrupted) {
+    std::cerr << fmt::format("train {}: interrupted (checkpoint saved; --resume continues)\n",
+                             c.name);
+    command_exit_code() = kExitInterrupted;
+  }
 }
 
 }  // namespace

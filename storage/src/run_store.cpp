@@ -220,8 +220,21 @@ RunStore::RunStore(const std::string& file, const StoreOptions& options) {
                                       : SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE;
   try {
     impl_ = std::make_unique<Impl>(memory ? ":memory:" : file, flags, options.busy_timeout_ms);
+    if (options.read_only) impl_->db.execAndGet("PRAGMA user_version");
   } catch (const SQLite::Exception& e) {
-    throw StorageError(file + ": cannot open: " + e.what());
+    // A WAL database in a folder this user cannot write (no -shm file to create): read the file
+    // as it is on disk.
+    if (!(options.read_only && (e.getErrorCode() == SQLITE_READONLY ||
+                                e.getErrorCode() == SQLITE_CANTOPEN)))
+      throw StorageError(file + ": cannot open: " + e.what());
+    try {
+      impl_ = std::make_unique<Impl>("file:" + file + "?immutable=1",
+                                     SQLite::OPEN_READONLY | SQLite::OPEN_URI,
+                                     options.busy_timeout_ms);
+      impl_->file = file;
+    } catch (const SQLite::Exception& e2) {
+      throw StorageError(file + ": cannot open: " + e2.what());
+    }
   }
   impl_->guard("open", [&] {
     auto& db = impl_->db;
@@ -289,6 +302,8 @@ std::int64_t RunStore::begin_run(const NewRun& run) {
     std::string name = run.name;
     if (name.empty()) {
       name = unique_run_name(db, run.model.name + "-s" + std::to_string(run.seed));
+    } else if (run.rename_if_taken) {
+      name = unique_run_name(db, name);
     } else {
       SQLite::Statement taken(db, "SELECT 1 FROM runs WHERE name = ?");
       taken.bind(1, name);

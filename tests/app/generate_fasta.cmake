@@ -1,9 +1,11 @@
 # Runs `gsflow generate ARGS --out OUT` and checks the FASTA: N records, each of LENGTH letters
-# (or MIN_LENGTH..MAX_LENGTH) from LETTERS, headers naming the model, method and seed.
+# (or MIN_LENGTH..MAX_LENGTH) from LETTERS, headers naming the model, method, seed and the
+# property score (gc for DNA, gravy for peptides). The run goes to a store beside OUT.
 cmake_minimum_required(VERSION 3.25)
 separate_arguments(args UNIX_COMMAND "${ARGS}")
 file(REMOVE "${OUT}")
-execute_process(COMMAND ${CMD} generate ${args} --width 0 --out ${OUT}
+file(REMOVE "${OUT}.sqlite")
+execute_process(COMMAND ${CMD} generate ${args} --width 0 --out ${OUT} --db ${OUT}.sqlite
                 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "gsflow generate failed (${rc})\nstdout: ${out}\nstderr: ${err}")
@@ -13,7 +15,7 @@ set(records 0)
 foreach(line IN LISTS lines)
   if(line MATCHES "^>")
     math(EXPR records "${records} + 1")
-    if(NOT line MATCHES "^>[^ ]+_s[0-9]+ model=[^ ]+ method=${METHOD} seed=[0-9]+ steps=[0-9]+ length=[0-9]+$")
+    if(NOT line MATCHES "^>[^ ]+_s[0-9]+ model=[^ ]+ method=${METHOD} seed=[0-9]+ steps=[0-9]+ length=[0-9]+( (gc|gravy)=[-0-9.e]+)$")
       message(FATAL_ERROR "unexpected header: ${line}")
     endif()
   else()

@@ -41,7 +41,8 @@ struct ShardInfo {
 
 // What the caller supplies to start a run.
 struct NewRun {
-  std::string name;         // unique in the store; "" = made from model, seed and time
+  std::string name;         // unique in the store; "" = MODEL-sSEED (numbered when taken)
+  bool rename_if_taken = false;  // a taken name gets -2, -3, ... instead of an error
   std::string params_json;  // guidance::run_params_json(): enough to rerun it
   std::uint64_t seed = 0;
   std::string method;

@@ -1,0 +1,145 @@
+// `gsflow export RUN`: a stored run's sequences as FASTA (same headers as `generate`), CSV or
+// JSON, optionally only the top N by an objective.
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <fstream>
+#include <iostream>
+#include <set>
+
+#include "generation_run.hpp"
+#include "gsflow/engine/fasta.hpp"
+#include "gsflow/guidance/run_params.hpp"
+#include "model_commands.hpp"
+#include "run_store_access.hpp"
+
+namespace gsflow::app {
+
+namespace {
+
+struct ExportCli {
+  std::string db, run, fasta, csv, json, by;
+  std::size_t width = 60, top = 0;
+  bool ascending = false;
+};
+
+std::ofstream create(const std::string& file) {
+  std::ofstream out(file);
+  if (!out) throw std::runtime_error(file + ": cannot create the output file");
+  return out;
+}
+
+void finish(std::ostream& out, const std::string& file) {
+  out.flush();
+  if (!out) throw std::runtime_error(file + ": write failed");
+}
+
+std::string csv_field(const std::string& s) {
+  if (s.find_first_of(",\"\n") == std::string::npos) return s;
+  std::string q = "\"";
+  for (const char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return q + "\"";
+}
+
+void run_export(const ExportCli& cli) {
+  if (cli.fasta.empty() && cli.csv.empty() && cli.json.empty())
+    throw CLI::ValidationError("export", "give at least one of --fasta, --csv, --json");
+  if (cli.top && cli.by.empty())
+    throw CLI::ValidationError("--top", "needs --by OBJECTIVE (the score to rank by)");
+  const auto store = open_store(cli.db, false);
+  const auto run = store.find_run(cli.run);
+  auto sequences = store.sequences(run.id);
+  if (!cli.by.empty()) {
+    std::set<std::string> known;
+    for (const auto& s : sequences)
+      for (const auto& [k, v] : s.scores) known.insert(k);
+    if (!known.count(cli.by)) {
+      std::string names;
+      for (const auto& k : known) names += (names.empty() ? "" : ", ") + k;
+      throw std::invalid_argument(fmt::format("--by {}: run {} has no such score (it has: {})",
+                                              cli.by, run.name, names.empty() ? "none" : names));
+    }
+    std::stable_sort(sequences.begin(), sequences.end(), [&](const auto& a, const auto& b) {
+      return cli.ascending ? a.scores.at(cli.by) < b.scores.at(cli.by)
+                           : a.scores.at(cli.by) > b.scores.at(cli.by);
+    });
+    if (cli.top && sequences.size() > cli.top) sequences.resize(cli.top);
+  }
+  int steps = 0;
+  try {
+    steps = guidance::parse_run_params(run.params_json).sampler.steps;
+  } catch (const std::invalid_argument&) {  // an unreadable record still exports its sequences
+  }
+
+  if (!cli.fasta.empty()) {
+    auto out = create(cli.fasta);
+    engine::FastaWriter writer(out, {cli.width});
+    for (const auto& s : sequences)
+      writer.write(fasta_header(run.name, run.model.name, run.method, run.seed, steps, s), s.text);
+    finish(out, cli.fasta);
+  }
+  std::vector<std::string> objectives;
+  {
+    std::set<std::string> names;
+    for (const auto& s : sequences)
+      for (const auto& [k, v] : s.scores) names.insert(k);
+    objectives.assign(names.begin(), names.end());
+  }
+  if (!cli.csv.empty()) {
+    auto out = create(cli.csv);
+    out << "id,index,sequence,length";
+    for (const auto& o : objectives) out << "," << csv_field(o);
+    out << ",novelty\n";
+    for (const auto& s : sequences) {
+      out << csv_field(fmt::format("{}_s{}", run.name, s.index)) << "," << s.index << ","
+          << s.text << "," << s.text.size();
+      for (const auto& o : objectives) {
+        const auto it = s.scores.find(o);
+        out << "," << (it == s.scores.end() ? "" : fmt::format("{:.6g}", it->second));
+      }
+      out << "," << (s.novelty ? fmt::format("{:.6g}", *s.novelty) : "") << "\n";
+    }
+    finish(out, cli.csv);
+  }
+  if (!cli.json.empty()) {
+    nlohmann::json j = run_json(run);
+    j["params"] = nlohmann::json::parse(run.params_json, nullptr, false);
+    auto& seqs = j["sequences"] = nlohmann::json::array();
+    for (const auto& s : sequences) {
+      nlohmann::json e = {{"id", fmt::format("{}_s{}", run.name, s.index)},
+                          {"index", s.index},
+                          {"sequence", s.text},
+                          {"scores", s.scores}};
+      if (s.novelty) e["novelty"] = *s.novelty;
+      seqs.push_back(e);
+    }
+    auto out = create(cli.json);
+    out << j.dump(2) << "\n";
+    finish(out, cli.json);
+  }
+  std::cerr << fmt::format("export {}: {} sequences{}{}{}\n", run.name, sequences.size(),
+                           cli.fasta.empty() ? "" : " -> " + cli.fasta,
+                           cli.csv.empty() ? "" : " -> " + cli.csv,
+                           cli.json.empty() ? "" : " -> " + cli.json);
+}
+
+}  // namespace
+
+void add_export_command(CLI::App& app) {
+  auto cli = std::make_shared<ExportCli>();
+  auto* cmd = app.add_subcommand("export", "Write a stored run's sequences as FASTA, CSV or JSON");
+  add_db_option(*cmd, cli->db);
+  cmd->add_option("run", cli->run, "Run name or id")->required();
+  cmd->add_option("--fasta", cli->fasta, "FASTA file (headers: RUN_sIDX key=value ...)");
+  cmd->add_option("--csv", cli->csv, "CSV file (one row per sequence, one column per score)");
+  cmd->add_option("--json", cli->json, "JSON file (the run record and its sequences)");
+  cmd->add_option("--width", cli->width, "FASTA line width: 60, 80, ... (0 = one line)")
+      ->capture_default_str();
+  cmd->add_option("--top", cli->top, "Only the best N by --by")->check(CLI::PositiveNumber);
+  cmd->add_option("--by", cli->by, "Score to rank by (e.g. gc, gravy), highest first");
+  cmd->add_flag("--ascending", cli->ascending, "Rank lowest first");
+  cmd->callback([cli] { run_export(*cli); });
+}
+
+}  // namespace gsflow::app
