@@ -8,11 +8,9 @@
 #include <iostream>
 #include <set>
 
-#include "generation_run.hpp"
 #include "gsflow/engine/fasta.hpp"
-#include "gsflow/guidance/run_params.hpp"
-#include "model_commands.hpp"
-#include "run_store_access.hpp"
+#include "run_records.hpp"
+#include "store_commands.hpp"
 
 namespace gsflow::app {
 
@@ -66,11 +64,11 @@ void run_export(const ExportCli& cli) {
     });
     if (cli.top && sequences.size() > cli.top) sequences.resize(cli.top);
   }
-  int steps = 0;
-  try {
-    steps = guidance::parse_run_params(run.params_json).sampler.steps;
-  } catch (const std::invalid_argument&) {  // an unreadable record still exports its sequences
-  }
+  // An unreadable record still exports its sequences (steps=0 in the headers).
+  const auto params = nlohmann::json::parse(run.params_json, nullptr, false);
+  const int steps = params.is_object() && params.value("steps", nlohmann::json()).is_number_integer()
+                        ? params["steps"].get<int>()
+                        : 0;
 
   if (!cli.fasta.empty()) {
     auto out = create(cli.fasta);

@@ -17,6 +17,7 @@
 #include "gsflow/version.hpp"
 #include "interrupt.hpp"
 #include "progress.hpp"
+#include "run_records.hpp"
 #include "sequence_sets.hpp"
 
 namespace gsflow::app {
@@ -56,16 +57,6 @@ void split_frame(const engine::Frame& frame, std::size_t k, const std::vector<st
 }
 
 }  // namespace
-
-std::string fasta_header(const std::string& run, const std::string& model,
-                         const std::string& method, std::uint64_t seed, int steps,
-                         const storage::SequenceRecord& s) {
-  std::string header = fmt::format("{}_s{} model={} method={} seed={} steps={} length={}", run,
-                                   s.index, model, method, seed, steps, s.text.size());
-  for (const auto& [objective, value] : s.scores) header += fmt::format(" {}={:.4g}", objective, value);
-  if (s.novelty) header += fmt::format(" novelty={:.4g}", *s.novelty);
-  return header;
-}
 
 RunOutcome execute_run(RunOptions options, const InterruptGuard& interrupt) {
   auto& params = options.params;

@@ -43,10 +43,4 @@ struct RunOutcome {
 // a run already started in the store is then marked failed with the message.
 RunOutcome execute_run(RunOptions options, const InterruptGuard& interrupt);
 
-// FASTA header of a stored or generated sequence: "RUN_sIDX model=.. method=.. seed=.. steps=..
-// length=.. OBJECTIVE=score ...".
-std::string fasta_header(const std::string& run, const std::string& model,
-                         const std::string& method, std::uint64_t seed, int steps,
-                         const storage::SequenceRecord& sequence);
-
 }  // namespace gsflow::app

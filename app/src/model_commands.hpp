@@ -9,8 +9,6 @@ namespace gsflow::app {
 void add_train_command(CLI::App& app);     // train_command.cpp
 void add_generate_command(CLI::App& app);  // generate_command.cpp
 void add_eval_command(CLI::App& app);      // eval_command.cpp
-void add_runs_commands(CLI::App& app);     // runs_commands.cpp: runs list|show|delete|tag, merge
-void add_export_command(CLI::App& app);    // export_command.cpp
 void add_rerun_command(CLI::App& app);     // rerun_command.cpp
 
 }  // namespace gsflow::app

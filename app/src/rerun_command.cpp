@@ -9,7 +9,7 @@
 #include "global_options.hpp"
 #include "interrupt.hpp"
 #include "model_commands.hpp"
-#include "run_store_access.hpp"
+#include "run_records.hpp"
 
 namespace gsflow::app {
 

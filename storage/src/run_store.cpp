@@ -48,12 +48,19 @@ std::vector<std::string> split(const std::string& text) {
   return out;
 }
 
-constexpr const char* kRunColumns =
-    "r.id, r.uid, r.name, r.status, r.params, r.method, r.version, r.seed, r.kernels, r.notes, "
-    "r.error, r.created_at, r.finished_at, r.seconds_total, r.seconds_network, r.requested, "
-    "r.completed, r.frames, r.shard_index, r.shard_count, r.group_key, r.group_name, "
-    "r.group_params, r.group_requested, m.name, m.file, m.hash, m.method, m.alphabet, m.length, "
-    "m.k, (SELECT group_concat(tag) FROM (SELECT tag FROM tags WHERE run_id = r.id ORDER BY tag))";
+// The columns read_run() reads; `full` false leaves out the parameter JSON (lists of many runs).
+std::string run_columns(bool full) {
+  return std::string(
+             "r.id, r.uid, r.name, r.status, ") +
+         (full ? "r.params" : "''") +
+         ", r.method, r.version, r.seed, r.kernels, r.notes, r.error, r.created_at, "
+         "r.finished_at, r.seconds_total, r.seconds_network, r.requested, r.completed, r.frames, "
+         "r.shard_index, r.shard_count, r.group_key, r.group_name, " +
+         (full ? "r.group_params" : "''") +
+         ", r.group_requested, m.name, m.file, m.hash, m.method, m.alphabet, m.length, m.k, "
+         "(SELECT group_concat(tag) FROM (SELECT tag FROM tags WHERE run_id = r.id ORDER BY "
+         "tag))";
+}
 
 RunInfo read_run(SQLite::Statement& q) {
   RunInfo r;
@@ -427,9 +434,10 @@ void RunStore::finish_run(std::int64_t run, const std::string& status, double se
   });
 }
 
-std::vector<RunInfo> RunStore::list_runs(const RunFilter& filter) const {
-  return impl_->guard("list runs", [&] {
-    std::string sql = std::string("SELECT ") + kRunColumns +
+void RunStore::for_each_run(const RunFilter& filter,
+                            const std::function<void(const RunInfo&)>& visit) const {
+  impl_->guard("list runs", [&] {
+    std::string sql = "SELECT " + run_columns(false) +
                       " FROM runs r JOIN models m ON m.id = r.model_id WHERE 1";
     std::vector<std::string> args;
     if (!filter.text.empty()) {
@@ -457,15 +465,19 @@ std::vector<RunInfo> RunStore::list_runs(const RunFilter& filter) const {
     if (filter.limit) sql += " LIMIT " + std::to_string(filter.limit);
     SQLite::Statement q(impl_->db, sql);
     for (std::size_t i = 0; i < args.size(); ++i) q.bind(static_cast<int>(i + 1), args[i]);
-    std::vector<RunInfo> out;
-    while (q.executeStep()) out.push_back(read_run(q));
-    return out;
+    while (q.executeStep()) visit(read_run(q));
   });
+}
+
+std::vector<RunInfo> RunStore::list_runs(const RunFilter& filter) const {
+  std::vector<RunInfo> out;
+  for_each_run(filter, [&](const RunInfo& r) { out.push_back(r); });
+  return out;
 }
 
 RunInfo RunStore::run(std::int64_t id) const {
   return impl_->guard("read a run", [&] {
-    SQLite::Statement q(impl_->db, std::string("SELECT ") + kRunColumns +
+    SQLite::Statement q(impl_->db, "SELECT " + run_columns(true) +
                                        " FROM runs r JOIN models m ON m.id = r.model_id "
                                        "WHERE r.id = ?");
     q.bind(1, id);

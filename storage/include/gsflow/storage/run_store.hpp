@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -61,8 +62,12 @@ class RunStore {
   void finish_run(std::int64_t run, const std::string& status, double seconds_total,
                   double seconds_network, const std::string& error = "");
 
-  // Newest first. `tags` and counts are filled in; params are not parsed.
+  // Newest first, with tags and counts; params_json and shard.group_params_json are left empty
+  // (they can be long: read them with run()).
   std::vector<RunInfo> list_runs(const RunFilter& filter = {}) const;
+  // The same, one run at a time without keeping them (long lists).
+  void for_each_run(const RunFilter& filter,
+                    const std::function<void(const RunInfo&)>& visit) const;
   // By exact name, or by numeric id when `key` is all digits. Throws StorageError when unknown.
   RunInfo find_run(const std::string& key) const;
   RunInfo run(std::int64_t id) const;

@@ -1,5 +1,5 @@
-// Opening the run store for reading commands (see run_store_access.hpp).
-#include "run_store_access.hpp"
+// Stored runs as the command line shows them (see run_records.hpp).
+#include "run_records.hpp"
 
 #include <fmt/format.h>
 #include <unistd.h>
@@ -43,6 +43,17 @@ nlohmann::json run_json(const storage::RunInfo& r) {
             {"error", r.error}};
   if (r.shard.count > 1) j["shard"] = fmt::format("{}/{}", r.shard.index, r.shard.count);
   return j;
+}
+
+std::string fasta_header(const std::string& run, const std::string& model,
+                         const std::string& method, std::uint64_t seed, int steps,
+                         const storage::SequenceRecord& s) {
+  std::string header = fmt::format("{}_s{} model={} method={} seed={} steps={} length={}", run,
+                                   s.index, model, method, seed, steps, s.text.size());
+  for (const auto& [objective, value] : s.scores)
+    header += fmt::format(" {}={:.4g}", objective, value);
+  if (s.novelty) header += fmt::format(" novelty={:.4g}", *s.novelty);
+  return header;
 }
 
 }  // namespace gsflow::app

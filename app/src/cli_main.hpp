@@ -1,0 +1,16 @@
+// What both gsflow executables share: the top-level CLI11 app with the global flags (-v,
+// --consistent, --version), logging set-up, and the mapping of errors to exit codes.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <memory>
+
+namespace gsflow::app {
+
+// The top-level app with the global flags; add commands to it, then call run_cli().
+std::unique_ptr<CLI::App> make_cli();
+// Parses and runs the chosen command: 0 success, 1 usage error, 2 input error (message on
+// stderr), 3 interrupted (see global_options.hpp).
+int run_cli(CLI::App& app, int argc, char** argv);
+
+}  // namespace gsflow::app
