@@ -30,12 +30,15 @@ std::vector<std::string> model_folders() {
 std::string resolve_model(const std::string& name, const std::string& method) {
   std::error_code ec;
   if (fs::is_regular_file(name, ec)) return name;
+  // A method picks the variant of the base name: dna-promoter-gssm with --method linear is
+  // dna-promoter-linear, with --method gsfm dna-promoter.
   std::string stem = name;
-  if (!method.empty() && method != "gsfm") {
-    const std::string suffix = "-" + method;
-    if (stem.size() < suffix.size() ||
-        stem.compare(stem.size() - suffix.size(), suffix.size(), suffix) != 0)
-      stem += suffix;
+  if (!method.empty()) {
+    for (const std::string variant : {"-gssm", "-linear"})
+      if (stem.size() > variant.size() &&
+          stem.compare(stem.size() - variant.size(), variant.size(), variant) == 0)
+        stem.resize(stem.size() - variant.size());
+    if (method != "gsfm") stem += "-" + method;
   }
   for (const auto& folder : model_folders()) {
     const fs::path file = fs::path(folder) / (stem + ".ckpt");

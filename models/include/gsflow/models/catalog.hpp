@@ -14,7 +14,8 @@ namespace gsflow::models {
 std::vector<std::string> model_folders();
 
 // The checkpoint file for `name`: `name` itself when it is an existing file, otherwise
-// NAME.ckpt (or NAME-gssm.ckpt / NAME-linear.ckpt when `method` asks for a variant of a GSFM name)
+// NAME.ckpt; a `method` picks the variant of the base name (gsfm: BASE.ckpt, gssm:
+// BASE-gssm.ckpt, linear: BASE-linear.ckpt, where BASE is NAME without such a suffix)
 // in the first folder of model_folders() that holds it. Throws ModelError listing the folders
 // searched and the bundled names when nothing is found.
 std::string resolve_model(const std::string& name, const std::string& method = "");
