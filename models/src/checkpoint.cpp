@@ -22,7 +22,7 @@ void put_u64(std::string& out, std::uint64_t v) {
 
 class Reader {
  public:
-  Reader(const std::string& bytes, const std::string& file) : b_(bytes), file_(file) {}
+  Reader(std::string_view bytes, const std::string& file) : b_(bytes), file_(file) {}
   std::uint64_t u64(const char* what) {
     need(8, what);
     std::uint64_t v = 0;
@@ -33,7 +33,7 @@ class Reader {
   }
   std::string bytes(std::uint64_t n, const char* what) {
     need(n, what);
-    std::string s = b_.substr(pos_, n);
+    std::string s(b_.substr(pos_, n));
     pos_ += n;
     return s;
   }
@@ -45,7 +45,7 @@ class Reader {
       throw ModelError(file_ + ": truncated checkpoint (file ends inside " + what + " at byte " +
                        std::to_string(pos_) + " of " + std::to_string(b_.size()) + ")");
   }
-  const std::string& b_;
+  std::string_view b_;
   const std::string& file_;
   std::size_t pos_ = 0;
 };
@@ -60,7 +60,7 @@ std::uint64_t fnv1a64(const void* data, std::size_t size, std::uint64_t hash) {
   return hash;
 }
 
-void write_checkpoint(const std::string& file, const CheckpointData& data) {
+std::string checkpoint_bytes(const CheckpointData& data) {
   std::string out(kMagic, sizeof kMagic);
   for (int i = 0; i < 4; ++i)
     out.push_back(static_cast<char>((kCheckpointFormat >> (8 * i)) & 0xff));
@@ -74,7 +74,11 @@ void write_checkpoint(const std::string& file, const CheckpointData& data) {
   section("metadata", data.metadata);
   for (const auto& [name, bytes] : data.sections) section(name, bytes);
   put_u64(out, fnv1a64(out.data(), out.size()));
+  return out;
+}
 
+void write_checkpoint(const std::string& file, const CheckpointData& data) {
+  const std::string out = checkpoint_bytes(data);
   const std::string tmp = file + ".tmp";
   {
     std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
@@ -91,6 +95,10 @@ CheckpointData read_checkpoint(const std::string& file) {
   std::ifstream f(file, std::ios::binary);
   if (!f) throw ModelError(file + ": cannot open checkpoint (" + std::strerror(errno) + ")");
   const std::string bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  return read_checkpoint_bytes(bytes, file);
+}
+
+CheckpointData read_checkpoint_bytes(std::string_view bytes, const std::string& file) {
   if (bytes.size() < sizeof kMagic || std::memcmp(bytes.data(), kMagic, sizeof kMagic) != 0)
     throw ModelError(file + ": not a gsflow checkpoint (missing GSFLOWCK header)");
   Reader r(bytes, file);

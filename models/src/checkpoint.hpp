@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <string_view>
 
 namespace gsflow::models {
 
@@ -19,6 +20,14 @@ struct CheckpointData {
 void write_checkpoint(const std::string& file, const CheckpointData& data);
 // Throws ModelError naming the file and what is wrong with it.
 CheckpointData read_checkpoint(const std::string& file);
+
+// The bytes write_checkpoint() puts in the file. Does not throw except std::bad_alloc.
+std::string checkpoint_bytes(const CheckpointData& data);
+// Parses the bytes of a whole checkpoint file (read_checkpoint() reads the file and calls this).
+// Throws ModelError whose message starts with `name` + ": " for a missing header, a newer or zero
+// format, truncation, a checksum mismatch or trailing bytes; nothing else (std::bad_alloc aside).
+// A section named "metadata" goes to CheckpointData::metadata; of repeated names the last wins.
+CheckpointData read_checkpoint_bytes(std::string_view bytes, const std::string& name);
 
 // FNV-1a 64 (also used for data hashes).
 std::uint64_t fnv1a64(const void* data, std::size_t size,
