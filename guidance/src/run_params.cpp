@@ -4,8 +4,11 @@
 #include <nlohmann/json.hpp>
 
 #include <charconv>
+#include <cstdint>
+#include <limits>
 #include <set>
 #include <stdexcept>
+#include <utility>
 
 namespace gsflow::guidance {
 
@@ -27,6 +30,13 @@ void read(const json& j, const char* key, T& out) {
       if (!it->is_number_integer()) bad(key, "expected an integer");
       if constexpr (std::is_unsigned_v<T>)
         if (!it->is_number_unsigned()) bad(key, "must not be negative");
+      // get<T>() would narrow silently: steps 4294967396 would read as 100.
+      using limits = std::numeric_limits<T>;
+      const bool fits = it->is_number_unsigned()
+                            ? std::cmp_less_equal(it->get<std::uint64_t>(), limits::max())
+                            : std::cmp_greater_equal(it->get<std::int64_t>(), limits::min()) &&
+                                  std::cmp_less_equal(it->get<std::int64_t>(), limits::max());
+      if (!fits) bad(key, it->dump() + " is out of range");
     } else if constexpr (std::is_floating_point_v<T>) {
       if (!it->is_number()) bad(key, "expected a number");
     } else {

@@ -431,6 +431,12 @@ TEST(RunParams, BadInputNamesTheField) {
             std::string::npos);
   EXPECT_NE(msg(R"({"model": 5})").find("model: expected a string"), std::string::npos);
   EXPECT_NE(msg(R"({"seed": 1.5})").find("seed: expected an integer"), std::string::npos);
+  // Integers beyond the field's type are refused, not wrapped (found by fuzz_run_params).
+  EXPECT_NE(msg(R"({"steps": 21474836803})").find("steps: 21474836803 is out of range"),
+            std::string::npos);
+  EXPECT_NE(msg(R"({"threads": 4294967297})").find("threads:"), std::string::npos);
+  EXPECT_NE(msg(R"({"corrector_steps": -4294967297})").find("corrector_steps:"),
+            std::string::npos);
 }
 
 TEST(RunParams, ShardRangesTileAndParse) {
