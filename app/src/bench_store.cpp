@@ -115,7 +115,7 @@ void run_bench_store(const BenchStoreCli& cli) {
       const double s = timed_run(cli, model, n, every, file, &frames);
       { storage::RunStore checkpoint(file); }  // closing checkpoints the WAL into the file
       const double mb = file_mb(file);
-      report += fmt::format("  store size: {} x {}, {} steps, frames every {:<3}: {:7.2f} MB "
+      report += fmt::format("  store size: {} x {}, {} steps, frames every {:<3}: {:7.2f} MiB "
                             "({} frames, {:.1f} s)\n",
                             n, model, cli.steps, every, mb, frames, s);
       out["sizes"].push_back({{"model", model},
@@ -123,7 +123,7 @@ void run_bench_store(const BenchStoreCli& cli) {
                               {"steps", cli.steps},
                               {"frames_every", every},
                               {"frames", frames},
-                              {"megabytes", mb}});
+                              {"mebibytes", mb}});
       remove_db(file);
     };
     size_of(cli.model, cli.n, 1);
