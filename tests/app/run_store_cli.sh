@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Command-line tests of the run store with the real gsflow binary, real SQLite files and real
 # child processes: usage: run_store_cli.sh GSFLOW WORKDIR CASE [GOLDEN_DIR]
-# Each CASE is one ctest test; a failure prints what differed and exits non-zero.
+# Each CASE is one ctest test; a failure prints what differed and exits non-zero. GSFLOW_SOURCE_DIR
+# (set by CTest) is the source tree, for the bundled model.
 set -euo pipefail
 G=$1
 W=$2/$3
@@ -186,15 +187,25 @@ concurrent)
 bad_stores)
   # Read-only database, missing folder, full disk (file-size limit), corrupt file: a clear error
   # naming the file, a non-zero exit, no crash, nothing half-written.
-  "$G" "${GEN[@]}" --n 2 --db ro.sqlite --name kept >/dev/null 2>&1
-  chmod a-w ro.sqlite
-  chmod a+rx . "$2" 2>/dev/null || true
+  # Read-only: as root (which may write anything) the check runs as user nobody, from copies of
+  # the binaries and the model in a world-readable temporary folder (the build tree may sit in a
+  # folder only root can enter).
+  ro=$(mktemp -d /tmp/gsflow-ro.XXXXXX)
+  trap 'chmod -R u+w "$ro"; rm -rf "$ro"' EXIT
+  mkdir -p "$ro/bin" "$ro/models"
+  cp "$G" "$(dirname "$G")/gsflow-compute" "$ro/bin/"
+  cp "$GSFLOW_SOURCE_DIR/models/pretrained/dna-promoter.ckpt" "$ro/models/"
+  "$G" "${GEN[@]}" --n 2 --db "$ro/ro.sqlite" --name kept >/dev/null 2>&1
+  chmod a-w "$ro/ro.sqlite"
+  chmod -R a+rX "$ro"
   as_user=()
   if [[ $(id -u) == 0 ]]; then as_user=(setpriv --reuid=65534 --regid=65534 --clear-groups); fi
-  expect_rc 2 "${as_user[@]}" "$G" "${GEN[@]}" --n 2 --db "$W/ro.sqlite"
+  export GSFLOW_MODELS=$ro/models
+  expect_rc 2 "${as_user[@]}" "$ro/bin/gsflow" "${GEN[@]}" --n 2 --db "$ro/ro.sqlite"
   grep -q "ro.sqlite: read-only" err.txt || { cat err.txt; fail "read-only message"; }
-  "${as_user[@]}" "$G" runs list --db "$W/ro.sqlite" | grep -q kept || fail "reading a read-only store"
-  chmod u+w ro.sqlite
+  "${as_user[@]}" "$ro/bin/gsflow" runs list --db "$ro/ro.sqlite" | grep -q kept \
+    || fail "reading a read-only store"
+  unset GSFLOW_MODELS
 
   expect_rc 2 "$G" "${GEN[@]}" --n 2 --db "$W/no/such/folder/r.sqlite"
   grep -q "folder .* does not exist" err.txt || fail "missing folder message"
