@@ -592,31 +592,31 @@ void RunStore::delete_run(std::int64_t run) {
   });
 }
 
+namespace {
+// Runs `sql` (parameters: run id, tag) once per tag, in one transaction.
+void for_each_tag(SQLite::Database& db, const char* sql, std::int64_t run,
+                  const std::vector<std::string>& tags) {
+  SQLite::Transaction tx(db, SQLite::TransactionBehavior::IMMEDIATE);
+  SQLite::Statement q(db, sql);
+  for (const auto& tag : tags) {
+    q.reset();
+    q.bind(1, run);
+    q.bind(2, tag);
+    q.exec();
+  }
+  tx.commit();
+}
+}  // namespace
+
 void RunStore::add_tags(std::int64_t run, const std::vector<std::string>& tags) {
   impl_->guard("tag a run", [&] {
-    SQLite::Transaction tx(impl_->db, SQLite::TransactionBehavior::IMMEDIATE);
-    SQLite::Statement q(impl_->db, "INSERT OR IGNORE INTO tags (run_id, tag) VALUES (?, ?)");
-    for (const auto& tag : tags) {
-      q.reset();
-      q.bind(1, run);
-      q.bind(2, tag);
-      q.exec();
-    }
-    tx.commit();
+    for_each_tag(impl_->db, "INSERT OR IGNORE INTO tags (run_id, tag) VALUES (?, ?)", run, tags);
   });
 }
 
 void RunStore::remove_tags(std::int64_t run, const std::vector<std::string>& tags) {
   impl_->guard("untag a run", [&] {
-    SQLite::Transaction tx(impl_->db, SQLite::TransactionBehavior::IMMEDIATE);
-    SQLite::Statement q(impl_->db, "DELETE FROM tags WHERE run_id = ? AND tag = ?");
-    for (const auto& tag : tags) {
-      q.reset();
-      q.bind(1, run);
-      q.bind(2, tag);
-      q.exec();
-    }
-    tx.commit();
+    for_each_tag(impl_->db, "DELETE FROM tags WHERE run_id = ? AND tag = ?", run, tags);
   });
 }
 
