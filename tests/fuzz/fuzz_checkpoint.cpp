@@ -1,6 +1,7 @@
 // libFuzzer target for the checkpoint container (models/src/checkpoint.hpp): the input is a whole
 // checkpoint file. Expected failures are ModelError naming the file; a file that reads must write
 // back to bytes that read to the same data. No LibTorch: only checkpoint.cpp is linked.
+#include "fuzz_check.hpp"
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -15,15 +16,6 @@ namespace {
 
 using gsflow::models::CheckpointData;
 using gsflow::models::ModelError;
-
-// A broken contract is a finding: abort so that libFuzzer (or corpus_main) reports the input.
-#define FUZZ_CHECK(cond)                                                                 \
-  do {                                                                                   \
-    if (!(cond)) {                                                                       \
-      std::fprintf(stderr, "%s:%d: fuzz check failed: %s\n", __FILE__, __LINE__, #cond); \
-      std::abort();                                                                      \
-    }                                                                                    \
-  } while (0)
 
 const std::string kName = "fuzz.ckpt";
 

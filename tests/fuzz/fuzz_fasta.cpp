@@ -1,6 +1,7 @@
 // libFuzzer target for the FASTA reader (engine/fasta.hpp): the input is the content of a FASTA
 // file, plain or gzip. Expected failures are InputError; the reader's documented contract (record
 // shape, line numbers, sticky errors, writer round trip, encode_record policies) is checked too.
+#include "fuzz_check.hpp"
 #include <unistd.h>
 
 #include <cstddef>
@@ -22,15 +23,6 @@ namespace {
 using gsflow::engine::FastaReader;
 using gsflow::engine::FastaRecord;
 using gsflow::engine::InputError;
-
-// A broken contract is a finding: abort so that libFuzzer (or corpus_main) reports the input.
-#define FUZZ_CHECK(cond)                                                                 \
-  do {                                                                                   \
-    if (!(cond)) {                                                                       \
-      std::fprintf(stderr, "%s:%d: fuzz check failed: %s\n", __FILE__, __LINE__, #cond); \
-      std::abort();                                                                      \
-    }                                                                                    \
-  } while (0)
 
 // FastaReader only opens paths, so each input goes through a file; one per process (libFuzzer
 // -jobs/-fork run several processes), under $TMPDIR (tmpfs there makes it cheaper).

@@ -1,6 +1,7 @@
 // libFuzzer target for the run-parameter JSON (guidance/run_params.hpp): the input is the JSON
 // text. Expected failures are std::invalid_argument; what parses must keep every given field's
 // value, satisfy the documented limits and survive run_params_json() unchanged.
+#include "fuzz_check.hpp"
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -17,15 +18,6 @@
 namespace {
 
 using gsflow::guidance::RunParams;
-
-// A broken contract is a finding: abort so that libFuzzer (or corpus_main) reports the input.
-#define FUZZ_CHECK(cond)                                                                 \
-  do {                                                                                   \
-    if (!(cond)) {                                                                       \
-      std::fprintf(stderr, "%s:%d: fuzz check failed: %s\n", __FILE__, __LINE__, #cond); \
-      std::abort();                                                                      \
-    }                                                                                    \
-  } while (0)
 
 // The shards of a request tile [0, n) in order, with sizes that differ by at most one.
 void check_shards(std::size_t n, std::size_t shards) {
