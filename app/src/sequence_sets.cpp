@@ -23,18 +23,59 @@ std::string data_file(const std::string& name, const std::string& explicit_dir) 
   return (std::filesystem::path(data_dir(explicit_dir)) / name).string();
 }
 
+namespace {
+std::vector<std::uint8_t> encode_checked(const engine::FastaRecord& record,
+                                         const engine::Alphabet& alphabet, const std::string& path,
+                                         std::size_t min_length, std::size_t max_length) {
+  auto letters = engine::encode_record(record, alphabet, {}, path);
+  if (letters->size() < min_length || letters->size() > max_length)
+    throw engine::InputError(
+        path, record.line,
+        "record '" + record.id + "' has " + std::to_string(letters->size()) + " letters; " +
+            std::to_string(min_length) + ".." + std::to_string(max_length) + " required");
+  return std::move(*letters);
+}
+
+// The value of KEY=VALUE among the blank-separated fields of a FASTA description, or "".
+std::string header_field(const std::string& description, const std::string& key) {
+  const std::string prefix = key + "=";
+  std::size_t pos = 0;
+  while (pos < description.size()) {
+    const std::size_t end = std::min(description.find(' ', pos), description.size());
+    if (description.compare(pos, prefix.size(), prefix) == 0)
+      return description.substr(pos + prefix.size(), end - pos - prefix.size());
+    pos = end + 1;
+  }
+  return "";
+}
+}  // namespace
+
 Sequences read_sequences(const std::string& path, const engine::Alphabet& alphabet,
                          std::size_t min_length, std::size_t max_length) {
   Sequences out;
   engine::FastaReader reader(path);
+  while (auto record = reader.next())
+    out.push_back(encode_checked(*record, alphabet, path, min_length, max_length));
+  return out;
+}
+
+LabelledSet read_labelled(const std::string& path, const engine::Alphabet& alphabet,
+                          const std::string& key, std::size_t min_length, std::size_t max_length) {
+  LabelledSet out;
+  engine::FastaReader reader(path);
   while (auto record = reader.next()) {
-    auto letters = engine::encode_record(*record, alphabet, {}, path);
-    if (letters->size() < min_length || letters->size() > max_length)
-      throw engine::InputError(
-          path, record->line,
-          "record '" + record->id + "' has " + std::to_string(letters->size()) + " letters; " +
-              std::to_string(min_length) + ".." + std::to_string(max_length) + " required");
-    out.push_back(std::move(*letters));
+    const std::string value = header_field(record->description, key);
+    if (value == "NA") {
+      ++out.skipped;
+      continue;
+    }
+    if (value != "0" && value != "1")
+      throw engine::InputError(path, record->line,
+                               "record '" + record->id + "': field " + key + "= is " +
+                                   (value.empty() ? std::string("missing") : "'" + value + "'") +
+                                   " (expected " + key + "=0, " + key + "=1 or " + key + "=NA)");
+    out.sequences.push_back(encode_checked(*record, alphabet, path, min_length, max_length));
+    out.labels.push_back(value == "1" ? 1 : 0);
   }
   return out;
 }

@@ -24,6 +24,20 @@ std::string data_file(const std::string& name, const std::string& explicit_dir =
 Sequences read_sequences(const std::string& path, const engine::Alphabet& alphabet,
                          std::size_t min_length, std::size_t max_length);
 
+// A labelled set for classifiers: sequences with a 0/1 label read from the header field KEY=VALUE
+// (e.g. label=1 for DNA windows, amp=1 for peptides).
+struct LabelledSet {
+  Sequences sequences;
+  std::vector<std::uint8_t> labels;  // 0 or 1, one per sequence
+  std::size_t skipped = 0;           // records whose field was NA (unlabelled) and were left out
+};
+
+// Every record of a FASTA file whose description holds `key`=0 or `key`=1; `key`=NA records are
+// skipped (counted). Throws engine::InputError naming the file, line and record for a missing
+// field, another value, letters outside the alphabet and lengths outside min..max.
+LabelledSet read_labelled(const std::string& path, const engine::Alphabet& alphabet,
+                          const std::string& key, std::size_t min_length, std::size_t max_length);
+
 // Sequences as a training Dataset of row length `length` (shorter ones padded, with lengths).
 models::Dataset to_dataset(const Sequences& sequences, std::size_t length);
 
