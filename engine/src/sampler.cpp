@@ -94,6 +94,7 @@ class BatchRun {
            std::size_t& done_steps, std::size_t total_steps) {
     first_ = first_sequence;
     n_ = sequences;
+    guide_ = hooks.guide ? &hooks.guide : nullptr;
     rows_ = n_ * l_;
     x_.assign(rows_ * k_, 0.0f);
     xhat_.assign(rows_ * k_, 0.0f);
@@ -112,7 +113,7 @@ class BatchRun {
           gssm_step(s, t0, t1);
           break;
         case Method::linear:
-          linear_step(t0, t1);
+          linear_step(s, t0, t1);
           break;
       }
       if (opt_.reinject > 0.0 && opt_.method != Method::linear) reinject(s);
@@ -178,16 +179,44 @@ class BatchRun {
     }
   }
 
-  void gsfm_step(int, double t0, double t1) {
-    predict(t0);
-    flow(t0, t1);
+  // Asks the guide for its drift at this step; false when unguided.
+  bool guide(int step, double t0, double t1) {
+    if (!guide_) return false;
+    drift_.assign(rows_ * k_, 0.0f);
+    GuideStep g{crows_of(x_), crows_of(xhat_), first_, n_, l_, step, t0, t1};
+    (*guide_)(g, rows_of(drift_));
+    // A zero drift (e.g. gamma(t) = 0) takes the unguided path: bit-identical results.
+    return std::any_of(drift_.begin(), drift_.end(), [](float v) { return v != 0.0f; });
   }
 
-  // Moves x along the model velocity (dA/dt)(x_hat . x - <x_hat, x> x) with x_hat frozen.
-  void flow(double t0, double t1) {
+  // x <- x . exp(h drift) renormalised (the guide's move for the Euler-type updates).
+  void apply_drift(double h) {
+    logx_.resize(rows_ * k_);
+    for (std::size_t i = 0; i < rows_ * k_; ++i)
+      logx_[i] = std::log(std::max(x_[i], 1e-37f)) + static_cast<float>(h) * drift_[i];
+    kernels_.softmax(crows_of(logx_), rows_of(x_));
+  }
+
+  void gsfm_step(int step, double t0, double t1) {
+    predict(t0);
+    const bool guided = guide(step, t0, t1);
+    flow(t0, t1, guided);
+  }
+
+  // Moves x along the model velocity (dA/dt)(x_hat . x - <x_hat, x> x) with x_hat frozen, plus
+  // the guide's drift when `guided`.
+  void flow(double t0, double t1, bool guided) {
     if (opt_.integrator == Integrator::exponential) {
-      kernels_.flow_step(crows_of(x_), crows_of(xhat_), rows_of(x_),
-                         static_cast<float>(path_.step(t0, t1)));
+      const double delta = path_.step(t0, t1);
+      if (!guided) {
+        kernels_.flow_step(crows_of(x_), crows_of(xhat_), rows_of(x_), static_cast<float>(delta));
+        return;
+      }
+      // softmax(log x + delta x_hat + h g) = softmax(log x + delta (x_hat + (h / delta) g)).
+      const float ratio = static_cast<float>((t1 - t0) / delta);
+      pushed_.resize(rows_ * k_);
+      for (std::size_t i = 0; i < rows_ * k_; ++i) pushed_[i] = xhat_[i] + ratio * drift_[i];
+      kernels_.flow_step(crows_of(x_), crows_of(pushed_), rows_of(x_), static_cast<float>(delta));
       return;
     }
     const double h = (t1 - t0) * path_.signal_rate(t0);
@@ -204,13 +233,16 @@ class BatchRun {
       }
       for (std::size_t c = 0; c < k_; ++c) x[c] = static_cast<float>(x[c] / sum);
     }
+    if (guided) apply_drift(t1 - t0);
   }
 
-  void linear_step(double t0, double t1) {
+  void linear_step(int step, double t0, double t1) {
     predict(t0);
+    const bool guided = guide(step, t0, t1);
     const double h = (t1 - t0) / (1.0 - t0);
     for (std::size_t i = 0; i < rows_ * k_; ++i)
       x_[i] = static_cast<float>(x_[i] + h * (static_cast<double>(xhat_[i]) - x_[i]));
+    if (guided) apply_drift(t1 - t0);
   }
 
   // GSSM keeps its state as logits y (x = softmax(y)) so that no log is taken per step.
@@ -224,7 +256,12 @@ class BatchRun {
     denoiser_(crows_of(x_), n_, t0, rows_of(q_));
     score_to_posterior(t0);
     const float delta = static_cast<float>(path_.step(t0, t1));
+    const bool guided = guide(step, t0, t1);
     for (std::size_t i = 0; i < rows_ * k_; ++i) y_[i] += delta * xhat_[i];
+    if (guided) {
+      const float h = static_cast<float>(t1 - t0);
+      for (std::size_t i = 0; i < rows_ * k_; ++i) y_[i] += h * drift_[i];
+    }
     kernels_.softmax(crows_of(y_), rows_of(x_));
     for (int c = 0; c < opt_.corrector_steps; ++c) langevin(step, c, t1);
   }
@@ -347,7 +384,8 @@ class BatchRun {
   const Kernels& kernels_;
   std::size_t l_, k_;
   std::size_t first_ = 0, n_ = 0, rows_ = 0;
-  std::vector<float> x_, xhat_, q_, zeros_, logx_, y_, w_, noise_;
+  const Guide* guide_ = nullptr;
+  std::vector<float> x_, xhat_, q_, zeros_, logx_, y_, w_, noise_, drift_, pushed_;
 };
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -508,6 +509,138 @@ TEST(SamplerStart, StartScaleMultipliesTheStartLogits) {
   EXPECT_THROW(sample(toy_exact_denoiser(task, path, Method::gsfm), path, request_for(task, 1), bad,
                       kernels),
                std::invalid_argument);
+}
+
+
+// ------------------------------------------------------------------------------------------------
+// The guidance hook
+
+namespace guide_tests {
+
+// Every method and integrator the guide must reach through the same hook.
+std::vector<SamplerOptions> guided_cases() {
+  std::vector<SamplerOptions> out;
+  for (Method m : {Method::gsfm, Method::gssm, Method::linear}) out.push_back(options_for(m, 12, 16, 3));
+  SamplerOptions euler = options_for(Method::gsfm, 12, 16, 3);
+  euler.integrator = Integrator::euler;
+  out.push_back(euler);
+  return out;
+}
+
+}  // namespace guide_tests
+
+TEST(SamplerGuide, ZeroDriftReproducesTheUnguidedRunBitForBit) {
+  const Kernels kernels{KernelOptions{}};
+  const Path path = make_path(Interpolant::consistent);
+  const ToyTask task = make_toy_task(4, 4, kTaskSeed);
+  for (const SamplerOptions& o : guide_tests::guided_cases()) {
+    SCOPED_TRACE(describe(o));
+    const Denoiser denoiser = toy_exact_denoiser(task, path, o.method);
+    const SampleResult plain = sample(denoiser, path, request_for(task, 40), o, kernels);
+    int calls = 0;
+    SamplerHooks hooks;
+    hooks.guide = [&](const GuideStep&, Rows) { ++calls; };  // leaves the drift at zero
+    const SampleResult guided = sample(denoiser, path, request_for(task, 40), o, kernels, hooks);
+    EXPECT_EQ(calls, 3 * o.steps);  // 40 sequences in batches of 16: 3 batches
+    EXPECT_EQ(plain.letters, guided.letters);
+    EXPECT_EQ(plain.final_x, guided.final_x);
+  }
+}
+
+TEST(SamplerGuide, SeesTheBatchStepAndTimes) {
+  SmallRun run;
+  const SamplerOptions o = options_for(Method::gsfm, 5, 8, 21);
+  std::vector<std::tuple<std::size_t, std::size_t, int, double, double>> seen;
+  SamplerHooks hooks;
+  hooks.guide = [&](const GuideStep& g, Rows drift) {
+    EXPECT_EQ(g.length, run.task.length);
+    EXPECT_EQ(g.x.rows, g.sequences * g.length);
+    EXPECT_EQ(g.xhat.rows, g.x.rows);
+    EXPECT_EQ(drift.rows, g.x.rows);
+    EXPECT_EQ(drift.k, run.task.k);
+    seen.emplace_back(g.first_sequence, g.sequences, g.step, g.t0, g.t1);
+  };
+  sample(run.denoiser, run.path, {12, run.task.length, run.task.k, 100}, o, run.kernels, hooks);
+  ASSERT_EQ(seen.size(), 10u);  // two batches (8 + 4) of five steps
+  EXPECT_EQ(seen[0], std::make_tuple(std::size_t{100}, std::size_t{8}, 0, 0.0, 0.2));
+  EXPECT_EQ(seen[9], std::make_tuple(std::size_t{108}, std::size_t{4}, 4, 0.8, 1.0));
+}
+
+// With a denoiser that always predicts the same p, the exponential GSFM flow has the closed form
+// log x_1 = log x_0 + (A(1) - A(0)) p + sum_n h_n g = log x_0 + A p + g for a constant drift g
+// (sum of the step widths h_n is 1), up to a per-row constant: a double-precision reference for
+// the drift folded into the fused kernel. Euler-type updates apply the drift exactly too, so for
+// Linear FM with p = x (no model motion) the state is softmax(log x_0 + g).
+TEST(SamplerGuide, ConstantDriftMatchesTheClosedForm) {
+  const Kernels kernels{KernelOptions{.consistent = true}};
+  const Path path = make_path(Interpolant::consistent);
+  const std::size_t l = 3, k = 4, n = 5;
+  const std::vector<double> p = {0.1, 0.2, 0.3, 0.4}, g = {1.5, -0.5, 0.0, 2.0};
+  const Denoiser fixed = [&](ConstRows, std::size_t, double, Rows out) {
+    for (std::size_t r = 0; r < out.rows; ++r)
+      for (std::size_t c = 0; c < k; ++c) out.data[r * out.stride + c] = static_cast<float>(p[c]);
+  };
+  SamplerHooks hooks;
+  hooks.guide = [&](const GuideStep&, Rows drift) {
+    for (std::size_t r = 0; r < drift.rows; ++r)
+      for (std::size_t c = 0; c < k; ++c) drift.data[r * drift.stride + c] = static_cast<float>(g[c]);
+  };
+  SamplerOptions o = options_for(Method::gsfm, 40, 8, 7);
+  o.decode = Decode::x;
+  std::vector<float> start;
+  {  // the start state: a run of zero steps is not allowed, so take the frame at step 0
+    SamplerHooks frames;
+    SamplerOptions f = o;
+    f.frames_every = 1;
+    frames.frame = [&](const Frame& fr) {
+      if (fr.step == 0) start = fr.x;
+    };
+    sample(fixed, path, {n, l, k, 0}, f, kernels, frames);
+  }
+  ASSERT_EQ(start.size(), n * l * k);
+  const SampleResult guided = sample(fixed, path, {n, l, k, 0}, o, kernels, hooks);
+  const double a = path.signal(1.0) - path.signal(0.0);
+  for (std::size_t r = 0; r < n * l; ++r) {
+    std::vector<double> logit(k);
+    double mx = -1e300, z = 0.0;
+    for (std::size_t c = 0; c < k; ++c) {
+      logit[c] = std::log(static_cast<double>(start[r * k + c])) + a * p[c] + g[c];
+      mx = std::max(mx, logit[c]);
+    }
+    for (std::size_t c = 0; c < k; ++c) z += std::exp(logit[c] - mx);
+    for (std::size_t c = 0; c < k; ++c)
+      EXPECT_NEAR(guided.final_x[r * k + c], std::exp(logit[c] - mx) / z, 2e-5)
+          << "row " << r << " letter " << c;
+  }
+}
+
+TEST(SamplerGuide, DriftTowardALetterRaisesItsShareForEveryMethod) {
+  const Kernels kernels{KernelOptions{}};
+  const Path path = make_path(Interpolant::consistent);
+  const ToyTask task = make_toy_task(4, 4, kTaskSeed);
+  for (SamplerOptions o : guide_tests::guided_cases()) {
+    SCOPED_TRACE(describe(o));
+    o.batch = 200;
+    const Denoiser denoiser = toy_exact_denoiser(task, path, o.method);
+    const auto share_of_letter_0 = [&](double strength) {
+      SamplerHooks hooks;
+      hooks.guide = [&](const GuideStep&, Rows drift) {
+        for (std::size_t r = 0; r < drift.rows; ++r)
+          drift.data[r * drift.stride] = static_cast<float>(strength);
+      };
+      const SampleResult res = sample(denoiser, path, request_for(task, 400), o, kernels, hooks);
+      double share = 0.0;
+      for (const auto letter : res.letters) share += letter == 0 ? 1.0 : 0.0;
+      return share / static_cast<double>(res.letters.size());
+    };
+    const double none = share_of_letter_0(0.0), some = share_of_letter_0(3.0),
+                 strong = share_of_letter_0(30.0);
+    EXPECT_GT(some, none + 0.05);
+    EXPECT_GT(strong, some + 0.05);
+    // Euler's clamp can zero a letter for good (log 0 stays -inf), so only the exact updates
+    // must get there.
+    if (o.integrator == Integrator::exponential) EXPECT_GT(strong, 0.9);
+  }
 }
 
 }  // namespace

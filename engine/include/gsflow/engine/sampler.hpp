@@ -62,10 +62,31 @@ struct Frame {
   std::vector<float> xhat;  // the denoiser's last output (empty at step 0)
 };
 
+// What a guidance hook sees at one step, after the denoiser's prediction and before the state
+// moves. Rows are [sequences * length, K], sequence-major.
+struct GuideStep {
+  ConstRows x;     // the state x_n
+  ConstRows xhat;  // the denoiser's prediction at t0 (GSSM: the recovered posterior)
+  std::size_t first_sequence = 0;  // global index of the batch's first sequence
+  std::size_t sequences = 0;
+  std::size_t length = 0;  // L (the sampled, possibly padded, length)
+  int step = 0;            // 0-based step index
+  double t0 = 0.0, t1 = 0.0;
+};
+
+// Writes a log-space drift g ([sequences * length, K]): the step then also moves the state by
+// log x += (t1 - t0) g, i.e. x <- x . exp((t1 - t0) g) renormalised per position (the exact flow
+// of the replicator velocity x . (g - <x, g>) for frozen g, so the state stays on the simplex;
+// a constant added to a row of g changes nothing). GSFM's exponential step folds it into the
+// fused kernel; GSSM adds it to its logits; Euler and Linear FM apply it after their own update.
+// A zero drift leaves every result bit for bit as without a guide.
+using Guide = std::function<void(const GuideStep& step, Rows drift)>;
+
 struct SamplerHooks {
   std::function<void(std::size_t done, std::size_t total)> progress;  // in steps over all batches
   std::function<void(const Frame&)> frame;                            // see frames_every
   const std::atomic<bool>* cancel = nullptr;  // checked once per step; set -> stop, keep done part
+  Guide guide;  // STGFlow guidance (guidance/stgflow.hpp); empty = unguided
 };
 
 // Fills `out` ([sequences * L rows, K]) from the state `x` of `sequences` sequences at time t.
