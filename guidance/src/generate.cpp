@@ -59,9 +59,28 @@ std::vector<std::size_t> sequence_lengths(const models::Model& model,
   return lengths;
 }
 
+std::vector<std::shared_ptr<const Objective>> guidance_objectives(const models::Model& model,
+                                                                  const GenerateRequest& request) {
+  const auto& spec = model.spec();
+  const auto& terms = request.guidance.terms;
+  std::vector<std::shared_ptr<const Objective>> objectives = request.objectives;
+  if (objectives.empty())
+    for (const auto& term : terms) objectives.push_back(make_objective(term.objective, spec.alphabet));
+  if (objectives.size() != terms.size())
+    throw std::invalid_argument("guidance: " + std::to_string(objectives.size()) +
+                                " objectives given for " + std::to_string(terms.size()) + " terms");
+  for (std::size_t j = 0; j < terms.size(); ++j)
+    if (!objectives[j] || objectives[j]->info().k != spec.k ||
+        objectives[j]->info().alphabet != spec.alphabet)
+      throw std::invalid_argument("--guide " + terms[j].objective + ": scores " +
+                                  (objectives[j] ? objectives[j]->info().alphabet : "?") +
+                                  " sequences, the model makes " + spec.alphabet);
+  return objectives;
+}
+
 GenerateResult generate(const models::Model& model, const GenerateRequest& request,
                         const engine::Kernels& kernels, const engine::SamplerHooks& hooks,
-                        const BatchSink& on_batch) {
+                        const BatchSink& on_batch, const StepScoreSink& on_step_score) {
   const auto t0 = Clock::now();
   const auto& spec = model.spec();
   engine::SamplerOptions options = request.sampler;
@@ -88,11 +107,19 @@ GenerateResult generate(const models::Model& model, const GenerateRequest& reque
   const std::size_t batch = std::max<std::size_t>(1, options.batch);
   const std::size_t batches = (request.n + batch - 1) / batch;
   const std::size_t steps_total = batches * static_cast<std::size_t>(options.steps);
+  engine::Guide guide;
+  if (request.guidance.active()) {
+    check_guidance(request.guidance);
+    guide = make_guide(guidance_objectives(model, request), request.guidance, options.seed,
+                       [&lengths, first = request.first](std::size_t i) { return lengths[i - first]; },
+                       on_step_score, &result.guidance);
+  }
   const engine::Denoiser fixed = padded ? engine::Denoiser{} : timed(model.denoiser(kernels, request.threads));
   std::vector<std::uint16_t> batch_lengths;
   for (std::size_t b = 0; b < batches; ++b) {
     const std::size_t begin = b * batch, count = std::min(batch, request.n - begin);
     engine::SamplerHooks batch_hooks = hooks;
+    if (guide) batch_hooks.guide = guide;
     if (hooks.progress)
       batch_hooks.progress = [&, before = b * static_cast<std::size_t>(options.steps)](
                                  std::size_t d, std::size_t) { hooks.progress(before + d, steps_total); };

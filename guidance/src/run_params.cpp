@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include <charconv>
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <set>
@@ -85,6 +86,7 @@ GenerateRequest to_request(const RunParams& params) {
   request.length = params.length;
   request.sampler = params.sampler;
   request.threads = params.threads;
+  request.guidance = params.guidance;
   return request;
 }
 
@@ -109,7 +111,18 @@ std::string run_params_json(const RunParams& p) {
                   {"batch", s.batch},
                   {"seed", s.seed},
                   {"frames_every", s.frames_every}};
-  return j.dump();
+  json out = j;
+  const auto& g = p.guidance;
+  if (!g.terms.empty()) {
+    json terms = json::array();
+    for (const auto& t : g.terms) terms.push_back({{"objective", t.objective}, {"weight", t.weight}});
+    out["guide"] = terms;
+    out["gamma"] = g.gamma;
+    out["gamma_schedule"] = gamma_schedule_name(g.schedule);
+    out["guide_samples"] = g.samples;
+    out["guide_from"] = guide_from_name(g.from);
+  }
+  return out.dump();
 }
 
 RunParams parse_run_params(std::string_view text) {
@@ -124,7 +137,8 @@ RunParams parse_run_params(std::string_view text) {
       "model",      "n",           "length",      "shard",           "shards", "threads",
       "consistent", "method",      "integrator",  "steps",           "decode", "temperature",
       "start_scale", "reinject",   "corrector_steps", "snr",         "batch",  "seed",
-      "frames_every"};
+      "frames_every", "guide",     "gamma",       "gamma_schedule",  "guide_samples",
+      "guide_from"};
   for (const auto& [key, value] : j.items())
     if (!known.count(key)) bad(key, "unknown field");
 
@@ -152,6 +166,29 @@ RunParams parse_run_params(std::string_view text) {
   read(j, "batch", s.batch);
   read(j, "seed", s.seed);
   read(j, "frames_every", s.frames_every);
+  auto& g = p.guidance;
+  std::string schedule = gamma_schedule_name(g.schedule), from = guide_from_name(g.from);
+  if (const auto it = j.find("guide"); it != j.end()) {
+    if (!it->is_array()) bad("guide", "expected an array of {objective, weight}");
+    for (const auto& t : *it) {
+      if (!t.is_object() || t.size() != 2 || !t.contains("objective") || !t.contains("weight"))
+        bad("guide", "expected {\"objective\": NAME, \"weight\": W} entries");
+      GuideTerm term;
+      read(t, "objective", term.objective);
+      read(t, "weight", term.weight);
+      check(!term.objective.empty() && std::isfinite(term.weight), "guide", t,
+            "an objective name and a finite weight");
+      g.terms.push_back(term);
+    }
+  }
+  read(j, "gamma", g.gamma);
+  read(j, "gamma_schedule", schedule);
+  read(j, "guide_samples", g.samples);
+  read(j, "guide_from", from);
+  g.schedule = parse_gamma_schedule(schedule, "run parameters: gamma_schedule");
+  g.from = parse_guide_from(from, "run parameters: guide_from");
+  check(g.gamma >= 0 && g.gamma < 1e9, "gamma", g.gamma, "0 or more");
+  check(g.samples >= 1 && g.samples <= 64, "guide_samples", g.samples, "1..64");
   s.method = engine::parse_method(method, "run parameters: method");
   s.integrator = engine::parse_integrator(integrator, "run parameters: integrator");
   s.decode = engine::parse_decode(decode, "run parameters: decode");

@@ -1,5 +1,5 @@
 // The one headless generation pipeline that the CLI and the GUI call: a model and a request in,
-// sequences out, with progress, frame and cancel hooks. (STGFlow guidance joins it later.)
+// sequences out, with progress, frame and cancel hooks, and STGFlow guidance (stgflow.hpp).
 #pragma once
 
 #include <cstddef>
@@ -10,6 +10,8 @@
 
 #include "gsflow/engine/kernels.hpp"
 #include "gsflow/engine/sampler.hpp"
+#include "gsflow/guidance/objective.hpp"
+#include "gsflow/guidance/stgflow.hpp"
 #include "gsflow/models/model.hpp"
 
 namespace gsflow::guidance {
@@ -25,6 +27,11 @@ struct GenerateRequest {
   // Sampler settings; `method` is taken from the model (a mismatch throws).
   engine::SamplerOptions sampler;
   int threads = 1;  // LibTorch intra-op threads for the network
+  // STGFlow guidance; inactive (no terms, or gamma 0) = unguided, bit for bit.
+  GuidanceOptions guidance;
+  // The objectives of guidance.terms, in order, when the caller has built them already (to share
+  // them between calls); empty = built from the terms' specs for the model's alphabet.
+  std::vector<std::shared_ptr<const Objective>> objectives;
 };
 
 struct GenerateResult {
@@ -33,6 +40,7 @@ struct GenerateResult {
   bool cancelled = false;
   double network_seconds = 0.0;  // time inside the network (denoiser calls)
   double total_seconds = 0.0;    // wall time of the whole call
+  GuidanceStats guidance;        // guidance cost (zero when unguided)
 };
 
 // Receives each batch of finished sequences as soon as it is done, in request order: `first` is
@@ -56,8 +64,15 @@ std::vector<std::size_t> sequence_lengths(const models::Model& model,
 // sequence indices and rows at the sampled (possibly padded) length. Cancel (hooks.cancel)
 // returns the batches completed so far (a prefix, in request order). Throws
 // std::invalid_argument for impossible settings.
+// With active guidance, each step's mean objective scores go to `on_step_score` (before the
+// batch's on_batch call); objectives for another alphabet or K throw std::invalid_argument.
 GenerateResult generate(const models::Model& model, const GenerateRequest& request,
                         const engine::Kernels& kernels, const engine::SamplerHooks& hooks = {},
-                        const BatchSink& on_batch = {});
+                        const BatchSink& on_batch = {}, const StepScoreSink& on_step_score = {});
+
+// The objectives of request.guidance.terms: request.objectives when given, else built for the
+// model's alphabet. Throws std::invalid_argument naming the term for a mismatch.
+std::vector<std::shared_ptr<const Objective>> guidance_objectives(const models::Model& model,
+                                                                  const GenerateRequest& request);
 
 }  // namespace gsflow::guidance

@@ -21,6 +21,7 @@ struct RunParams {
   int threads = 1;                     // network threads (never changes the sequences)
   bool consistent = false;             // reference kernels were forced (bit-reproducible)
   engine::SamplerOptions sampler;      // method, steps, seed, batch, temperature, frames, ...
+  GuidanceOptions guidance;            // STGFlow terms, gamma, schedule, samples (empty = none)
 };
 
 // Sequences [first, first + count) of shard `shard` of `shards` over n sequences: contiguous,
@@ -36,7 +37,9 @@ std::pair<std::size_t, std::size_t> parse_shard(const std::string& text,
 // The generate() request of this run's shard.
 GenerateRequest to_request(const RunParams& params);
 
-// Compact JSON with every field (enums by name). parse_run_params(run_params_json(p)) == p.
+// Compact JSON with every field (enums by name); the guidance fields ("guide": [{"objective",
+// "weight"}], "gamma", "gamma_schedule", "guide_samples", "guide_from") only for guided runs, so
+// unguided records read as before. parse_run_params(run_params_json(p)) == p.
 std::string run_params_json(const RunParams& params);
 
 // Reads run_params_json() output. Missing fields take the defaults above (older records); an
