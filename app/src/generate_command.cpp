@@ -18,6 +18,8 @@ namespace {
 struct GenerateCli {
   guidance::RunParams params;
   std::string method, integrator = "exponential", decode = "xhat", shard;
+  std::vector<std::string> guides;
+  std::string gamma_schedule = "constant", guide_from = "state";
   std::string db, name, notes, out;
   std::vector<std::string> tags;
   std::size_t width = 60;
@@ -33,6 +35,8 @@ nlohmann::json summary(const RunOutcome& o, const std::string& db, const std::st
           {"frames", o.frames},
           {"seconds", o.seconds},
           {"network_seconds", o.network_seconds},
+          {"guidance_seconds", o.guidance_seconds},
+          {"objective_calls", o.objective_calls},
           {"model", o.model_name},
           {"model_file", o.model_file},
           {"model_hash", o.model_hash},
@@ -49,6 +53,12 @@ void run_generate(GenerateCli cli) {
   }
   options.params.sampler.integrator = engine::parse_integrator(cli.integrator, "--integrator");
   options.params.sampler.decode = engine::parse_decode(cli.decode, "--decode");
+  for (const auto& g : cli.guides)
+    options.params.guidance.terms.push_back(guidance::parse_guide_term(g));
+  options.params.guidance.schedule =
+      guidance::parse_gamma_schedule(cli.gamma_schedule, "--gamma-schedule");
+  options.params.guidance.from = guidance::parse_guide_from(cli.guide_from, "--guide-from");
+  guidance::check_guidance(options.params.guidance);
   if (!cli.shard.empty())
     std::tie(options.params.shard, options.params.shards) = guidance::parse_shard(cli.shard, "--shard");
   if (options.params.shards > options.params.n)
@@ -111,6 +121,23 @@ void add_generate_command(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--temperature", p.sampler.temperature, "Inference temperature of x_hat")
       ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  cmd->add_option("--guide", cli->guides,
+                  "Steer toward an objective: NAME[:ARG][=WEIGHT], repeatable (gc, gc:0.6, motif, "
+                  "motif:FILE.jaspar, tata, promoter; gravy, charge, charge:3, amp; "
+                  "classifier:FILE.ckpt|.json). Each sequence is scored by every objective");
+  cmd->add_option("--gamma", p.guidance.gamma, "Guidance strength gamma (0 = unguided)")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  cmd->add_option("--gamma-schedule", cli->gamma_schedule,
+                  "constant, or rising (2 gamma t: the same total push, given late)")
+      ->capture_default_str();
+  cmd->add_option("--guide-samples", p.guidance.samples,
+                  "M: sequences drawn from the state per step to take gradients at")
+      ->check(CLI::Range(1, 64))
+      ->capture_default_str();
+  cmd->add_option("--guide-from", cli->guide_from,
+                  "Draw them from the state (state) or the model's prediction (prediction)")
       ->capture_default_str();
   cmd->add_option("--integrator", cli->integrator, "exponential or euler")->capture_default_str();
   cmd->add_option("--decode", cli->decode, "xhat or x")->capture_default_str();

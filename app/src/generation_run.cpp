@@ -81,7 +81,9 @@ RunOutcome execute_run(RunOptions options, const InterruptGuard& interrupt) {
   params.consistent = global_options().consistent;
   const engine::Alphabet& alphabet = alphabet_named(spec.alphabet, outcome.model_file + ": alphabet");
   outcome.model_name = fs::path(outcome.model_file).stem().string();
-  const auto request = guidance::to_request(params);
+  auto request = guidance::to_request(params);
+  // Objectives are built once: they guide (when gamma > 0) and score every finished sequence.
+  request.objectives = guidance::guidance_objectives(model, request);
   const auto lengths = guidance::sequence_lengths(model, request);  // checks --length
   const engine::Kernels kernels(kernel_options(params.threads));
   outcome.kernels = kernel_names(kernels, spec.k);
@@ -133,6 +135,7 @@ RunOutcome execute_run(RunOptions options, const InterruptGuard& interrupt) {
 
   // Frames arrive per batch before that batch's sequences; they are stored together.
   std::vector<storage::FrameRecord> pending;
+  std::vector<storage::StepScore> pending_scores;
   engine::SamplerHooks hooks;
   Progress progress(fmt::format("generate {}", outcome.run_name), options.progress);
   hooks.progress = [&](std::size_t done, std::size_t total) { progress.update(done, total); };
@@ -150,6 +153,14 @@ RunOutcome execute_run(RunOptions options, const InterruptGuard& interrupt) {
       s.scores = guidance::property_scores(spec.alphabet, batch[j]);
       b.sequences.push_back(s);
     }
+    const engine::SequenceSet letters(batch.begin(), batch.end());
+    for (std::size_t t = 0; t < request.objectives.size(); ++t) {
+      const auto scores = guidance::score_sequences(*request.objectives[t], letters);
+      for (std::size_t j = 0; j < batch.size(); ++j)
+        b.sequences[j].scores[params.guidance.terms[t].objective] = scores[j];
+    }
+    b.step_scores = std::move(pending_scores);
+    pending_scores.clear();
     b.frames = std::move(pending);
     pending.clear();
     if (store) store->add_batch(outcome.run_id, b);
@@ -160,7 +171,11 @@ RunOutcome execute_run(RunOptions options, const InterruptGuard& interrupt) {
 
   guidance::GenerateResult result;
   try {
-    result = guidance::generate(model, request, kernels, hooks, on_batch);
+    result = guidance::generate(model, request, kernels, hooks, on_batch,
+                                [&](const guidance::GuideStepScore& s) {
+                                  pending_scores.push_back({s.first_sequence, s.step, s.objective,
+                                                            s.mean});
+                                });
   } catch (const std::exception& e) {
     progress.finish();
     if (store) {
@@ -174,6 +189,8 @@ RunOutcome execute_run(RunOptions options, const InterruptGuard& interrupt) {
   progress.finish();
   outcome.seconds = result.total_seconds;
   outcome.network_seconds = result.network_seconds;
+  outcome.guidance_seconds = result.guidance.seconds;
+  outcome.objective_calls = result.guidance.objective_calls;
   outcome.status = result.cancelled ? storage::kInterrupted : storage::kCompleted;
   if (store)
     store->finish_run(outcome.run_id, outcome.status, result.total_seconds,

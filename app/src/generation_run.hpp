@@ -35,6 +35,8 @@ struct RunOutcome {
   std::vector<storage::SequenceRecord> sequences;  // what was generated, request order
   std::size_t frames = 0;                          // trajectory frames stored
   double seconds = 0.0, network_seconds = 0.0;
+  double guidance_seconds = 0.0;    // time inside STGFlow guidance
+  std::uint64_t objective_calls = 0;  // sequences scored by guidance objectives
 };
 
 // Runs options.params (loading and checking the model, generating, storing, writing FASTA) and
