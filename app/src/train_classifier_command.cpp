@@ -1,0 +1,330 @@
+// `gsflow train-classifier --config configs/classifier-NAME.json`: trains a guidance classifier on
+// labelled FASTA splits (selection on validation), evaluates it once on the reserved test split,
+// and writes the checkpoint and its model card.
+#include <fmt/format.h>
+
+#include <atomic>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <optional>
+
+#include "config_section.hpp"
+#include "global_options.hpp"
+#include "gsflow/engine/classification_metrics.hpp"
+#include "gsflow/models/classifier_training.hpp"
+#include "interrupt.hpp"
+#include "model_commands.hpp"
+#include "sequence_sets.hpp"
+
+namespace gsflow::app {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct ClassifierConfig {
+  std::string file;
+  std::string output;  // checkpoint; the model card goes next to it (.md)
+  std::string label;   // header field holding 0/1/NA
+  std::string train_file, validation_file, test_file;  // FASTA; test optional ("")
+  double max_minutes = 0.0;         // stop (keeping the best) after this wall time; 0 = none
+  std::int64_t report_every = 100;  // steps between progress lines
+  models::ClassifierTrainOptions train;
+};
+
+ClassifierConfig read_classifier_config(const std::string& file) {
+  const nlohmann::json j = read_config_json(file);
+  ClassifierConfig c;
+  c.file = file;
+  models::ClassifierTrainOptions& t = c.train;
+  models::ClassifierInfo& info = t.info;
+  Section root(j, file, "");
+  info.name = root.get<std::string>("name");
+  c.output = root.get<std::string>("output");
+  info.positive = root.get<std::string>("positive");
+  c.max_minutes = root.get<double>("max_minutes", 0.0);
+  c.report_every = root.get<std::int64_t>("report_every", 100);
+  if (c.max_minutes < 0.0) throw std::invalid_argument(root.where("max_minutes") + " must be >= 0");
+
+  Section data = root.sub("data");
+  info.alphabet = data.get<std::string>("alphabet");
+  info.k = alphabet_named(info.alphabet, data.where("alphabet")).size();
+  c.label = data.get<std::string>("label");
+  c.train_file = data.get<std::string>("train");
+  c.validation_file = data.get<std::string>("validation");
+  c.test_file = data.get<std::string>("test", "");
+  info.min_length = data.get<std::size_t>("min_length");
+  info.max_length = data.get<std::size_t>("max_length");
+  if (info.min_length < 1 || info.max_length < info.min_length || info.max_length > 65535)
+    throw std::invalid_argument(data.where("max_length") +
+                                " must be in min_length..65535 and min_length >= 1");
+  data.finish();
+
+  Section net = root.sub("network");
+  models::ClassifierNetworkOptions& n = t.network;
+  n.width = net.get<int>("width", n.width);
+  n.blocks = net.get<int>("blocks", n.blocks);
+  n.kernel = net.get<int>("kernel", n.kernel);
+  n.hidden = net.get<int>("hidden", n.hidden);
+  n.dropout = net.get<double>("dropout", n.dropout);
+  n.positions = net.get<bool>("positions", n.positions);
+  net.finish();
+  const auto check = [&](bool ok, const Section& s, const std::string& key, const char* rule) {
+    if (!ok) throw std::invalid_argument(s.where(key) + " " + rule);
+  };
+  check(n.width >= 1, net, "width", "must be >= 1");
+  check(n.blocks >= 0, net, "blocks", "must be >= 0");
+  check(n.kernel >= 1 && n.kernel % 2 == 1, net, "kernel", "must be an odd number >= 1");
+  check(n.hidden >= 1, net, "hidden", "must be >= 1");
+  check(n.dropout >= 0.0 && n.dropout < 1.0, net, "dropout", "must be in [0, 1)");
+  check(!n.positions || info.min_length == info.max_length, net, "positions",
+        "needs data.min_length == data.max_length");
+
+  Section train = root.sub("train");
+  t.steps = train.get<std::int64_t>("steps");
+  t.batch = train.get<std::size_t>("batch", t.batch);
+  t.lr = train.get<double>("lr", t.lr);
+  t.weight_decay = train.get<double>("weight_decay", t.weight_decay);
+  t.clip = train.get<double>("clip", t.clip);
+  t.warmup = train.get<std::int64_t>("warmup", t.warmup);
+  t.min_lr_ratio = train.get<double>("min_lr_ratio", t.min_lr_ratio);
+  t.positive_weight = train.get<double>("positive_weight", t.positive_weight);
+  t.ema = train.get<double>("ema", t.ema);
+  t.validate_every = train.get<std::int64_t>("validate_every", t.validate_every);
+  t.threads = train.get<int>("threads", 1);
+  t.seed = train.get<std::uint64_t>("seed", 1);
+  train.finish();
+  check(t.steps >= 1, train, "steps", "must be >= 1");
+  check(t.batch >= 1, train, "batch", "must be >= 1");
+  check(t.lr > 0.0, train, "lr", "must be > 0");
+  check(t.weight_decay >= 0.0, train, "weight_decay", "must be >= 0");
+  check(t.clip >= 0.0, train, "clip", "must be >= 0 (0 = off)");
+  check(t.warmup >= 1, train, "warmup", "must be >= 1");
+  check(t.min_lr_ratio >= 0.0 && t.min_lr_ratio <= 1.0, train, "min_lr_ratio", "must be in [0, 1]");
+  check(t.positive_weight >= 0.0, train, "positive_weight", "must be >= 0 (0 = balanced)");
+  check(t.ema >= 0.0 && t.ema < 1.0, train, "ema", "must be in [0, 1)");
+  check(t.validate_every >= 0, train, "validate_every", "must be >= 0");
+  check(t.threads >= 1, train, "threads", "must be >= 1");
+  root.finish();
+  return c;
+}
+
+struct SplitSummary {
+  std::string name, file;
+  std::size_t sequences = 0, positives = 0, skipped = 0;
+  double auroc = -1.0, accuracy = -1.0;
+  double majority() const {
+    const double p = static_cast<double>(positives) / static_cast<double>(sequences);
+    return std::max(p, 1.0 - p);
+  }
+};
+
+models::LabelledDataset read_split(const ClassifierConfig& c, const std::string& name,
+                                   const std::string& file, const std::string& data_dir_override,
+                                   SplitSummary& summary) {
+  const models::ClassifierInfo& info = c.train.info;
+  summary.name = name;
+  summary.file = data_file(file, data_dir_override);
+  const auto set = read_labelled(summary.file, alphabet_named(info.alphabet, "data.alphabet"),
+                                 c.label, info.min_length, info.max_length);
+  models::LabelledDataset d;
+  d.data = to_dataset(set.sequences, info.max_length);
+  d.labels = set.labels;
+  summary.sequences = d.labels.size();
+  for (const auto y : d.labels) summary.positives += y;
+  summary.skipped = set.skipped;
+  if (summary.positives == 0 || summary.positives == summary.sequences)
+    throw std::invalid_argument(summary.file + ": the " + name + " split needs both labels (" +
+                                std::to_string(summary.positives) + " of " +
+                                std::to_string(summary.sequences) + " have " + c.label + "=1)");
+  return d;
+}
+
+std::string clock_text(double seconds) {
+  const auto s = static_cast<long>(seconds);
+  return fmt::format("{}:{:02}:{:02}", s / 3600, (s / 60) % 60, s % 60);
+}
+
+struct TrainClassifierCli {
+  std::string config, data, out;
+  std::int64_t steps = 0;
+  int threads = 0;
+  double max_minutes = -1.0;
+  bool force = false;
+};
+
+std::string command_line(const TrainClassifierCli& cli) {
+  std::string s = "gsflow train-classifier --config " + cli.config;
+  if (!cli.data.empty()) s += " --data " + cli.data;
+  if (!cli.out.empty()) s += " --out " + cli.out;
+  if (cli.steps > 0) s += " --steps " + std::to_string(cli.steps);
+  if (cli.threads > 0) s += " --threads " + std::to_string(cli.threads);
+  if (cli.max_minutes >= 0.0) s += fmt::format(" --max-minutes {}", cli.max_minutes);
+  if (cli.force) s += " --force";
+  return s;
+}
+
+void write_card(const std::string& file, const ClassifierConfig& c, const TrainClassifierCli& cli,
+                const models::Classifier& classifier, const models::ClassifierTrainResult& r,
+                const std::vector<SplitSummary>& splits) {
+  const models::ClassifierInfo& info = classifier.info();
+  const models::ClassifierNetworkOptions& n = c.train.network;
+  const models::ClassifierTrainOptions& t = c.train;
+  std::ofstream out(file);
+  out << fmt::format("# {} (guidance classifier)\n\n", info.name);
+  out << fmt::format(
+      "**Positive (high output):** {}. **Output:** logit of a class-weighted classifier "
+      "(positives weighted {:.3g}x; training positive fraction {:.4f}). **Input:** {} one-hot, "
+      "K = {}, length {}..{}. **File:** `{}` ({:.0f} KiB, inference weights only).\n\n",
+      info.positive, info.metrics.at("positive_weight"), info.metrics.at("train_positive_fraction"),
+      info.alphabet, info.k, info.min_length, info.max_length, c.output,
+      static_cast<double>(fs::file_size(c.output)) / 1024.0);
+  out << "## Network\n\n";
+  std::string dilations;
+  for (int b = 0; b < n.blocks; ++b) dilations += (b ? ", " : "") + std::to_string(1 << b);
+  out << fmt::format(
+      "1-D CNN (`models/src/classifier_network.cpp`): convolution K -> {} channels (kernel {}), "
+      "then {} residual convolution block(s) of kernel {} (dilations {}), GELU, padded positions "
+      "zeroed before every convolution; masked global max + mean pooling over real positions; "
+      "head {} -> {} -> 1 (GELU, dropout {} while training){}. {} parameters.\n\n",
+      n.width, n.kernel, n.blocks, n.kernel, n.blocks ? dilations : "none", 2 * n.width, n.hidden,
+      n.dropout, n.positions ? "; learned position embedding after the first convolution" : "",
+      info.parameters);
+  out << "## Data\n\n";
+  out << fmt::format("Labels: header field `{}=0/1` (`NA` skipped). Training data hash `{}`.\n\n",
+                     c.label, info.data_hash);
+  out << "| split | file | sequences | positives | NA skipped |\n|---|---|---|---|---|\n";
+  for (const auto& s : splits)
+    out << fmt::format("| {} | `{}` | {} | {} | {} |\n", s.name, s.file, s.sequences, s.positives,
+                       s.skipped);
+  out << "\nThe training split trains; the validation split selects the weights (best AUROC); "
+         "the test split is reserved and was scored once, after training.\n\n";
+  out << "## Training\n\n```sh\n" << command_line(cli) << "\n```\n\n";
+  out << fmt::format(
+      "AdamW lr {} (warm-up {} steps, cosine to {}x), weight decay {}, clip {}, batch {}, {} "
+      "steps planned, EMA {}, validation every {} steps, seed {}, {} thread(s). {} steps in {} "
+      "({}); best validation AUROC at step {}.\n\n",
+      t.lr, t.warmup, t.min_lr_ratio, t.weight_decay, t.clip, t.batch, t.steps, t.ema,
+      t.validate_every, t.seed, t.threads, r.steps_done, clock_text(r.seconds),
+      r.over_time   ? "stopped by max_minutes"
+      : r.cancelled ? "interrupted"
+                    : "all steps",
+      r.best_step);
+  out << "## Metrics\n\n| split | AUROC | accuracy (output >= 0) | majority-class accuracy |\n"
+         "|---|---|---|---|\n";
+  for (const auto& s : splits)
+    if (s.auroc >= 0.0)
+      out << fmt::format("| {} | {:.4f} | {:.4f} | {:.4f} |\n", s.name, s.auroc, s.accuracy,
+                         s.majority());
+  out << "\nAccuracy is at output 0, i.e. P(positive) = 0.5 under equal class priors (the class "
+         "weighting); on unbalanced splits the majority-class accuracy is the trivial baseline.\n";
+}
+
+void run_train_classifier(const TrainClassifierCli& cli) {
+  ClassifierConfig c = read_classifier_config(cli.config);
+  if (!cli.out.empty()) c.output = cli.out;
+  if (cli.steps > 0) c.train.steps = cli.steps;
+  if (cli.threads > 0) c.train.threads = cli.threads;
+  if (cli.max_minutes >= 0.0) c.max_minutes = cli.max_minutes;
+  c.train.max_minutes = c.max_minutes;
+  const std::string name = c.train.info.name;
+
+  std::error_code ec;
+  if (fs::exists(c.output, ec) && !cli.force)
+    throw std::invalid_argument(c.output + " already exists: --force replaces it");
+  std::vector<SplitSummary> splits(2);
+  const auto train = read_split(c, "train", c.train_file, cli.data, splits[0]);
+  const auto validation = read_split(c, "validation", c.validation_file, cli.data, splits[1]);
+  std::optional<models::LabelledDataset> test;
+  if (!c.test_file.empty()) {
+    splits.emplace_back();
+    test = read_split(c, "test", c.test_file, cli.data, splits[2]);
+  }
+  for (const auto& s : splits)
+    std::cerr << fmt::format(
+        "train-classifier {}: {} {} sequences ({} with {}=1, {} NA skipped) "
+        "from {}\n",
+        name, s.name, s.sequences, s.positives, c.label, s.skipped, s.file);
+
+  std::atomic<bool> cancel{false};
+  std::optional<InterruptGuard> interrupt(std::in_place);
+  const auto progress = [&](const models::ClassifierProgress& p) {
+    const double rate = static_cast<double>(p.step) / std::max(p.seconds, 1e-9);
+    std::cerr << fmt::format(
+        "train-classifier {}: step {}/{} loss {:.4f} val AUROC {} acc {} best {} lr {:.2e} "
+        "{:.0f} seq/s elapsed {} eta {}\n",
+        name, p.step, p.total, p.loss, p.val_auroc < 0 ? "-" : fmt::format("{:.4f}", p.val_auroc),
+        p.val_accuracy < 0 ? "-" : fmt::format("{:.4f}", p.val_accuracy),
+        p.best_val_auroc < 0 ? "-" : fmt::format("{:.4f}", p.best_val_auroc), p.lr,
+        rate * static_cast<double>(c.train.batch), clock_text(p.seconds),
+        clock_text(rate > 0 ? static_cast<double>(p.total - p.step) / rate : 0.0));
+    if (interrupt->stop_requested()) cancel = true;
+  };
+  auto result =
+      models::train_classifier(train, validation, c.train, progress, c.report_every, &cancel);
+  const bool interrupted = interrupt->stop_requested();
+  interrupt.reset();
+  models::Classifier& classifier = result.classifier;
+  splits[1].auroc = result.best_val_auroc;
+  splits[1].accuracy = result.best_val_accuracy;
+  classifier.set_metric(
+      "validation_positive_fraction",
+      static_cast<double>(splits[1].positives) / static_cast<double>(splits[1].sequences));
+  {
+    const auto scores = models::classifier_scores(classifier, train.data);
+    splits[0].auroc = engine::auroc(scores, train.labels);
+    splits[0].accuracy = engine::accuracy(scores, train.labels, 0.0);
+    classifier.set_metric("train_auroc", splits[0].auroc);
+    classifier.set_metric("train_accuracy", splits[0].accuracy);
+  }
+  if (test) {
+    // The reserved split, once, with the weights already chosen on validation.
+    const auto scores = models::classifier_scores(classifier, test->data);
+    splits[2].auroc = engine::auroc(scores, test->labels);
+    splits[2].accuracy = engine::accuracy(scores, test->labels, 0.0);
+    classifier.set_metric("test_auroc", splits[2].auroc);
+    classifier.set_metric("test_accuracy", splits[2].accuracy);
+    classifier.set_metric("test_sequences", static_cast<double>(splits[2].sequences));
+    classifier.set_metric("test_positive_fraction", static_cast<double>(splits[2].positives) /
+                                                        static_cast<double>(splits[2].sequences));
+  }
+  fs::create_directories(fs::absolute(c.output).parent_path(), ec);
+  classifier.save(c.output);
+  const std::string card = fs::path(c.output).replace_extension(".md").string();
+  write_card(card, c, cli, classifier, result, splits);
+  std::cerr << fmt::format(
+      "train-classifier {}: {} after {} steps in {}; {} parameters; best validation AUROC {:.4f} "
+      "(accuracy {:.4f}) at step {}\n",
+      name,
+      result.over_time ? "stopped at the time budget" : (result.cancelled ? "interrupted" : "done"),
+      result.steps_done, clock_text(result.seconds), classifier.info().parameters,
+      result.best_val_auroc, result.best_val_accuracy, result.best_step);
+  for (const auto& s : splits)
+    if (s.auroc >= 0.0)
+      std::cerr << fmt::format(
+          "train-classifier {}: {} AUROC {:.4f} accuracy {:.4f} (majority class {:.4f})\n", name,
+          s.name, s.auroc, s.accuracy, s.majority());
+  std::cerr << fmt::format("train-classifier {}: wrote {} and {}\n", name, c.output, card);
+  if (result.cancelled && interrupted) command_exit_code() = kExitInterrupted;
+}
+
+}  // namespace
+
+void add_train_classifier_command(CLI::App& app) {
+  auto cli = std::make_shared<TrainClassifierCli>();
+  auto* cmd = app.add_subcommand(
+      "train-classifier",
+      "Train a guidance classifier from a config file (configs/classifier-NAME.json)");
+  cmd->add_option("--config", cli->config, "Config file")->required()->check(CLI::ExistingFile);
+  cmd->add_option("--data", cli->data, "Data folder (default: $GSFLOW_DATA or data/)");
+  cmd->add_option("--out", cli->out, "Checkpoint to write (default: the config's output)");
+  cmd->add_option("--steps", cli->steps, "Override train.steps")->check(CLI::PositiveNumber);
+  cmd->add_option("--threads", cli->threads, "Override train.threads")->check(CLI::PositiveNumber);
+  cmd->add_option("--max-minutes", cli->max_minutes, "Override max_minutes (0 = no limit)")
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_flag("--force", cli->force, "Replace an existing output");
+  cmd->callback([cli] { run_train_classifier(*cli); });
+}
+
+}  // namespace gsflow::app
