@@ -67,6 +67,7 @@ ClassifierConfig read_classifier_config(const std::string& file) {
   n.blocks = net.get<int>("blocks", n.blocks);
   n.kernel = net.get<int>("kernel", n.kernel);
   n.hidden = net.get<int>("hidden", n.hidden);
+  n.pool = net.get<int>("pool", n.pool);
   n.dropout = net.get<double>("dropout", n.dropout);
   n.positions = net.get<bool>("positions", n.positions);
   net.finish();
@@ -77,6 +78,7 @@ ClassifierConfig read_classifier_config(const std::string& file) {
   check(n.blocks >= 0, net, "blocks", "must be >= 0");
   check(n.kernel >= 1 && n.kernel % 2 == 1, net, "kernel", "must be an odd number >= 1");
   check(n.hidden >= 1, net, "hidden", "must be >= 1");
+  check(n.pool >= 1, net, "pool", "must be >= 1 (1 = no pooling)");
   check(n.dropout >= 0.0 && n.dropout < 1.0, net, "dropout", "must be in [0, 1)");
   check(!n.positions || info.min_length == info.max_length, net, "positions",
         "needs data.min_length == data.max_length");
@@ -184,13 +186,13 @@ void write_card(const std::string& file, const ClassifierConfig& c, const TrainC
   std::string dilations;
   for (int b = 0; b < n.blocks; ++b) dilations += (b ? ", " : "") + std::to_string(1 << b);
   out << fmt::format(
-      "1-D CNN (`models/src/classifier_network.cpp`): convolution K -> {} channels (kernel {}), "
-      "then {} residual convolution block(s) of kernel {} (dilations {}), GELU, padded positions "
-      "zeroed before every convolution; masked global max + mean pooling over real positions; "
-      "head {} -> {} -> 1 (GELU, dropout {} while training){}. {} parameters.\n\n",
-      n.width, n.kernel, n.blocks, n.kernel, n.blocks ? dilations : "none", 2 * n.width, n.hidden,
-      n.dropout, n.positions ? "; learned position embedding after the first convolution" : "",
-      info.parameters);
+      "1-D CNN (`models/src/classifier_network.cpp`): convolution K -> {} channels (kernel {}){}, "
+      "GELU{}, then {} residual convolution block(s) of kernel {} (dilations {}, GELU); padded "
+      "positions zeroed before every convolution; masked global max + mean pooling over real "
+      "positions; head {} -> {} -> 1 (GELU, dropout {} while training). {} parameters.\n\n",
+      n.width, n.kernel, n.positions ? " plus a learned position embedding" : "",
+      n.pool > 1 ? fmt::format(", max pooling over windows of {}", n.pool) : "", n.blocks, n.kernel,
+      n.blocks ? dilations : "none", 2 * n.width, n.hidden, n.dropout, info.parameters);
   out << "## Data\n\n";
   out << fmt::format("Labels: header field `{}=0/1` (`NA` skipped). Training data hash `{}`.\n\n",
                      c.label, info.data_hash);

@@ -92,8 +92,9 @@ void read_common(Fields& f, ClassifierInfo& info) {
 }
 
 nlohmann::json network_json(const ClassifierNetworkOptions& o) {
-  return {{"width", o.width},   {"blocks", o.blocks},   {"kernel", o.kernel},
-          {"hidden", o.hidden}, {"dropout", o.dropout}, {"positions", o.positions}};
+  return {{"width", o.width},        {"blocks", o.blocks}, {"kernel", o.kernel},
+          {"hidden", o.hidden},      {"pool", o.pool},     {"dropout", o.dropout},
+          {"positions", o.positions}};
 }
 
 ClassifierNetworkOptions network_from_json(const json& j, const std::string& file) {
@@ -103,6 +104,7 @@ ClassifierNetworkOptions network_from_json(const json& j, const std::string& fil
   o.blocks = f.get<int>("blocks");
   o.kernel = f.get<int>("kernel");
   o.hidden = f.get<int>("hidden");
+  o.pool = f.get<int>("pool", 1);  // absent in files written before pooling existed
   o.dropout = f.get<double>("dropout");
   o.positions = f.get<bool>("positions");
   f.finish();
@@ -339,10 +341,13 @@ void Classifier::evaluate(engine::ConstRows x, std::size_t n, std::size_t length
       auto xs = torch::from_blob(const_cast<float*>(x.data + first * length * x.stride),
                                  {ci, li, ki}, {li * si, si, 1}, torch::kFloat)
                     .contiguous();
+      // Undefined mask: every position is real (the network then skips its masking passes).
       torch::Tensor mask;
-      if (lengths.empty()) {
-        mask = torch::ones({ci, li}, torch::kBool);
-      } else {
+      const bool full = lengths.empty() ||
+                        std::all_of(lengths.begin() + static_cast<std::ptrdiff_t>(first),
+                                    lengths.begin() + static_cast<std::ptrdiff_t>(first + count),
+                                    [&](std::uint16_t len) { return len == length; });
+      if (!full) {
         auto lens = torch::from_blob(const_cast<std::uint16_t*>(lengths.data() + first), {ci},
                                      torch::kInt16)
                         .to(torch::kLong);
@@ -351,7 +356,7 @@ void Classifier::evaluate(engine::ConstRows x, std::size_t n, std::size_t length
       const auto forward = [&](const torch::Tensor& input) {
         if (m.net) return m.net->forward(input, mask);
         // TorchScript modules get padded positions as zeros, as the descriptor format promises.
-        return run_script(m, input.masked_fill(~mask.unsqueeze(-1), 0.0));
+        return run_script(m, mask.defined() ? input.masked_fill(~mask.unsqueeze(-1), 0.0) : input);
       };
       torch::Tensor out;
       if (grad) {
@@ -365,7 +370,8 @@ void Classifier::evaluate(engine::ConstRows x, std::size_t n, std::size_t length
         // Sequences are independent, so the gradient of the sum holds each d output_i / d x_i.
         auto g = torch::autograd::grad({out.sum()}, {xs}, {}, false, false, true)[0];
         if (!g.defined()) g = torch::zeros_like(xs);
-        g = g.masked_fill(~mask.unsqueeze(-1), 0.0).contiguous();
+        if (mask.defined()) g = g.masked_fill(~mask.unsqueeze(-1), 0.0);
+        g = g.contiguous();
         const float* src = g.data_ptr<float>();
         float* dst = grad->data + first * length * grad->stride;
         for (std::size_t r = 0; r < count * length; ++r)

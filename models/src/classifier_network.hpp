@@ -13,9 +13,9 @@ struct ClassifierCnnImpl : torch::nn::Module {
   ClassifierCnnImpl(const ClassifierNetworkOptions& options, std::int64_t k, std::int64_t length);
 
   // x: [n, L, K] (one-hot or soft), mask: [n, L] bool, true at real positions (every sequence
-  // needs at least one) -> logits [n]. Padded positions are zeroed before every convolution and
-  // left out of the pooling, so a sequence's output depends neither on its padding nor on L nor
-  // on its batch mates, and its gradient at padding is zero.
+  // needs at least one), or undefined when every position is real -> logits [n]. Padded positions
+  // are zeroed before every convolution and left out of the pooling, so a sequence's output depends
+  // neither on its padding nor on L nor on its batch mates, and its gradient at padding is zero.
   torch::Tensor forward(const torch::Tensor& x, const torch::Tensor& mask);
 
   ClassifierNetworkOptions options;

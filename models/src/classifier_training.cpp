@@ -67,16 +67,15 @@ void check_data(const ClassifierInfo& info, const LabelledDataset& set, const ch
          std::to_string(set.labels.size()) + ")");
 }
 
-// One-hot inputs [B, L, K] and the real-position mask [B, L] of the sequences `index`.
+// One-hot inputs [B, L, K] and the real-position mask [B, L] of the sequences `index`
+// (undefined when all have the full length).
 std::pair<Tensor, Tensor> gather(const Dataset& d, std::int64_t k, const Tensor& index) {
   const auto l = static_cast<std::int64_t>(d.length);
   auto all = torch::from_blob(const_cast<std::uint16_t*>(d.letters.data()),
                               {static_cast<std::int64_t>(d.count()), l}, torch::kInt16);
   auto x = torch::one_hot(all.index_select(0, index).to(torch::kLong), k).to(torch::kFloat);
-  Tensor mask;
-  if (d.lengths.empty()) {
-    mask = torch::ones({index.size(0), l}, torch::kBool);
-  } else {
+  Tensor mask;  // undefined: every position real
+  if (!d.lengths.empty()) {
     auto lens = torch::from_blob(const_cast<std::uint16_t*>(d.lengths.data()),
                                  {static_cast<std::int64_t>(d.count())}, torch::kInt16)
                     .index_select(0, index)

@@ -174,6 +174,18 @@ void expect_padding_and_batch_invariance(const Classifier& c) {
 
 TEST(Classifier, CnnIgnoresPaddingAndBatchMates) {
   expect_padding_and_batch_invariance(make_cnn(20, 10, 30));
+  // Windows of 3 (lengths 30, 12, 25 and 12 end inside a window or at its edge).
+  ClassifierNetworkOptions o;
+  o.pool = 3;
+  expect_padding_and_batch_invariance(make_cnn(20, 10, 30, o));
+}
+
+TEST(Classifier, PooledCnnGradientMatchesFiniteDifferences) {
+  ClassifierNetworkOptions o;
+  o.pool = 2;
+  const auto c = make_cnn(4, 20, 31, o);
+  const std::vector<std::uint16_t> lengths = {31, 20, 27};
+  expect_gradient_matches_differences(c, 3, 31, lengths);
 }
 
 TEST(Classifier, ConcurrentCallsAgreeWithSerialOnes) {
@@ -211,7 +223,9 @@ TEST(Classifier, RefusesLengthsAndShapesOutsideItsRange) {
 }
 
 TEST(Classifier, SaveLoadRoundTripGivesIdenticalOutputs) {
-  auto c = make_cnn(20, 10, 40);
+  ClassifierNetworkOptions o;
+  o.pool = 2;
+  auto c = make_cnn(20, 10, 40, o);
   c.set_metric("validation_auroc", 0.75);
   const auto file = temp_path("roundtrip.ckpt");
   c.save(file);

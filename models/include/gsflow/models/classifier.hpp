@@ -37,14 +37,17 @@ struct ClassifierInfo {
 };
 
 // Architecture of the gsflow classifier (models/src/classifier_network.hpp): a convolution from
-// the K letters to `width` channels, `blocks` residual dilated convolutions (dilations 1, 2, 4,
-// ... per block), GELU, masked global max and mean pooling over real positions, and a two-layer
-// head to one logit. No normalisation layer: a sequence's output never depends on its batch.
+// the K letters to `width` channels and GELU, optionally max pooling over windows of `pool`
+// positions, `blocks` residual dilated convolutions (dilations 1, 2, 4, ... per block), masked
+// global max and mean pooling over real positions, and a two-layer head to one logit. No
+// normalisation layer: a sequence's output never depends on its batch.
 struct ClassifierNetworkOptions {
   int width = 32;          // channels
   int blocks = 2;          // residual convolution blocks after the first convolution
   int kernel = 9;          // convolution width (odd)
   int hidden = 32;         // units of the head's hidden layer
+  int pool = 1;            // max pooling window (= stride) after the first convolution; 1 = none
+                           // (2 halves the blocks' cost: guidance evaluates at every step)
   double dropout = 0.1;    // dropout on the pooled features while training (0 = none)
   bool positions = false;  // learned position embedding after the first convolution; needs
                            // min_length == max_length (fixed-length inputs, e.g. DNA windows)
