@@ -9,9 +9,11 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <nlohmann/json.hpp>
 #include <random>
 #include <thread>
 
+#include "../../models/src/checkpoint.hpp"
 #include "../../models/src/classifier_impl.hpp"
 #include "gsflow/engine/classification_metrics.hpp"
 #include "gsflow/models/classifier.hpp"
@@ -270,6 +272,22 @@ TEST(Classifier, CheckpointLoadErrorsNameTheFile) {
   write_all(bad, "this is not a checkpoint at all");
   expect_load_error(bad, "not a gsflow checkpoint");
   expect_load_error(temp_path("missing.ckpt"), "cannot open");
+  std::string flipped = bytes;
+  flipped[flipped.size() / 2] ^= 0x40;
+  write_all(bad, flipped);
+  expect_load_error(bad, "checksum");
+  // Metadata that does not describe the weights (a wider network), and a missing field.
+  CheckpointData data = read_checkpoint(file);
+  auto meta = nlohmann::json::parse(data.metadata);
+  meta["network"]["width"] = 16;
+  data.metadata = meta.dump();
+  write_checkpoint(bad, data);
+  expect_load_error(bad, "does not fit the network");
+  meta = nlohmann::json::parse(read_checkpoint(file).metadata);
+  meta.erase("alphabet");
+  data.metadata = meta.dump();
+  write_checkpoint(bad, data);
+  expect_load_error(bad, "field 'alphabet' is missing");
   // A generator checkpoint is not a classifier.
   expect_load_error(GSFLOW_SOURCE_DIR "/models/pretrained/dna-promoter.ckpt",
                     "not a classifier checkpoint");
