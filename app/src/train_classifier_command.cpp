@@ -3,7 +3,9 @@
 // and writes the checkpoint and its model card.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -113,7 +115,8 @@ ClassifierConfig read_classifier_config(const std::string& file) {
 }
 
 struct SplitSummary {
-  std::string name, file;
+  std::string name, file;  // file as read (resolved against the data folder)
+  std::string configured;  // file as the config names it (what the card shows)
   std::size_t sequences = 0, positives = 0, skipped = 0;
   double auroc = -1.0, accuracy = -1.0;
   double majority() const {
@@ -128,6 +131,7 @@ models::LabelledDataset read_split(const ClassifierConfig& c, const std::string&
   const models::ClassifierInfo& info = c.train.info;
   summary.name = name;
   summary.file = data_file(file, data_dir_override);
+  summary.configured = file;
   const auto set = read_labelled(summary.file, alphabet_named(info.alphabet, "data.alphabet"),
                                  c.label, info.min_length, info.max_length);
   models::LabelledDataset d;
@@ -167,9 +171,33 @@ std::string command_line(const TrainClassifierCli& cli) {
   return s;
 }
 
+// Median wall time of evaluate() with input gradients on 1,024 random one-hot sequences of the
+// longest accepted length (what guidance asks of it at every step), after one warm-up call.
+double gradient_ms_per_1024(const models::Classifier& classifier) {
+  const auto& info = classifier.info();
+  const std::size_t n = 1024, rows = n * info.max_length, k = info.k;
+  std::vector<float> x(rows * k, 0.0f), grad(rows * k);
+  std::uint64_t state = 1;
+  for (std::size_t r = 0; r < rows; ++r) {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    x[r * k + (state >> 33) % k] = 1.0f;
+  }
+  std::vector<double> out(n), times;
+  engine::Rows g{grad.data(), rows, k, k};
+  for (int i = 0; i < 4; ++i) {
+    const auto t0 = std::chrono::steady_clock::now();
+    classifier.evaluate({x.data(), rows, k, k}, n, info.max_length, {}, out, &g);
+    if (i > 0)
+      times.push_back(
+          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+  }
+  std::sort(times.begin(), times.end());
+  return times[times.size() / 2];
+}
+
 void write_card(const std::string& file, const ClassifierConfig& c, const TrainClassifierCli& cli,
                 const models::Classifier& classifier, const models::ClassifierTrainResult& r,
-                const std::vector<SplitSummary>& splits) {
+                const std::vector<SplitSummary>& splits, double gradient_ms) {
   const models::ClassifierInfo& info = classifier.info();
   const models::ClassifierNetworkOptions& n = c.train.network;
   const models::ClassifierTrainOptions& t = c.train;
@@ -198,10 +226,12 @@ void write_card(const std::string& file, const ClassifierConfig& c, const TrainC
                      c.label, info.data_hash);
   out << "| split | file | sequences | positives | NA skipped |\n|---|---|---|---|---|\n";
   for (const auto& s : splits)
-    out << fmt::format("| {} | `{}` | {} | {} | {} |\n", s.name, s.file, s.sequences, s.positives,
-                       s.skipped);
-  out << "\nThe training split trains; the validation split selects the weights (best AUROC); "
-         "the test split is reserved and was scored once, after training.\n\n";
+    out << fmt::format("| {} | `{}` | {} | {} | {} |\n", s.name, s.configured, s.sequences,
+                       s.positives, s.skipped);
+  out << "\nFiles are relative to the data folder (`--data`, else `$GSFLOW_DATA`, else `data/`; "
+         "`scripts/fetch-data`, docs/data.md). The training split trains; the validation split "
+         "selects the weights (best AUROC); the test split is reserved and was scored once, after "
+         "training.\n\n";
   out << "## Training\n\n```sh\n" << command_line(cli) << "\n```\n\n";
   out << fmt::format(
       "AdamW lr {} (warm-up {} steps, cosine to {}x), weight decay {}, clip {}, batch {}, {} "
@@ -221,6 +251,13 @@ void write_card(const std::string& file, const ClassifierConfig& c, const TrainC
                          s.majority());
   out << "\nAccuracy is at output 0, i.e. P(positive) = 0.5 under equal class priors (the class "
          "weighting); on unbalanced splits the majority-class accuracy is the trivial baseline.\n";
+  out << "\n## Speed\n\n";
+  out << fmt::format(
+      "`evaluate()` with input gradients on 1,024 one-hot sequences of length {}: {:.0f} ms "
+      "({} thread(s), median of 3, measured right after training on the training machine). "
+      "Against a generator denoiser call: `gsflow bench classifier --classifier {} --model "
+      "MODEL` (docs/models.md).\n",
+      info.max_length, gradient_ms, c.train.threads, info.name);
 }
 
 void run_train_classifier(const TrainClassifierCli& cli) {
@@ -294,7 +331,8 @@ void run_train_classifier(const TrainClassifierCli& cli) {
   fs::create_directories(fs::absolute(c.output).parent_path(), ec);
   classifier.save(c.output);
   const std::string card = fs::path(c.output).replace_extension(".md").string();
-  write_card(card, c, cli, classifier, result, splits);
+  classifier.set_threads(c.train.threads);
+  write_card(card, c, cli, classifier, result, splits, gradient_ms_per_1024(classifier));
   std::cerr << fmt::format(
       "train-classifier {}: {} after {} steps in {}; {} parameters; best validation AUROC {:.4f} "
       "(accuracy {:.4f}) at step {}\n",
