@@ -425,6 +425,34 @@ TEST(Classifier, ResolvesNamesInTheClassifierFolders) {
   fs::remove_all(dir);
 }
 
+// The bundled classifiers (models/pretrained/classifiers) load by name, say what they take, carry
+// their held-out metrics (lower bounds well below the measured values: a broken or wrong file
+// fails, retraining noise does not), and give finite outputs and gradients.
+TEST(Classifier, BundledClassifiersLoadWithTheirMetrics) {
+  for (const auto& [name, alphabet, min_length, max_length, min_auroc] :
+       {std::tuple{"promoter", "dna", 256, 256, 0.80},
+        std::tuple{"amp", "protein", 10, 100, 0.90}}) {
+    const auto c = Classifier::load(resolve_classifier(name));
+    EXPECT_EQ(c.info().alphabet, alphabet);
+    EXPECT_EQ(c.info().min_length, static_cast<std::size_t>(min_length));
+    EXPECT_EQ(c.info().max_length, static_cast<std::size_t>(max_length));
+    EXPECT_EQ(c.info().output, "logit");
+    EXPECT_FALSE(c.info().positive.empty());
+    for (const char* metric : {"validation_auroc", "test_auroc", "test_accuracy"})
+      ASSERT_TRUE(c.info().metrics.count(metric)) << name << " " << metric;
+    EXPECT_GT(c.info().metrics.at("validation_auroc"), min_auroc) << name;
+    EXPECT_GT(c.info().metrics.at("test_auroc"), min_auroc) << name;
+    const std::size_t len = max_length;
+    const auto x = random_one_hot(3, len, c.info().k, 1);
+    const std::vector<std::uint16_t> lengths = {static_cast<std::uint16_t>(min_length),
+                                                static_cast<std::uint16_t>(len),
+                                                static_cast<std::uint16_t>(len)};
+    std::vector<float> grad;
+    for (const double out : eval(c, x, 3, len, lengths, &grad)) EXPECT_TRUE(std::isfinite(out));
+    for (const float g : grad) ASSERT_TRUE(std::isfinite(g));
+  }
+}
+
 // A planted-motif task whose Bayes-optimal classifier is known exactly: negatives are uniform
 // i.i.d. DNA of length 24..40; positives are the same with one motif drawn from a PWM (width 6,
 // consensus letter with probability `p`) at a uniform position. The likelihood ratio of a
