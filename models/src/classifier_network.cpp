@@ -68,7 +68,7 @@ torch::Tensor ClassifierCnnImpl::forward(const torch::Tensor& x, const torch::Te
   }
   // Masked pooling: the maximum over real positions and their mean. max(dim) rather than amax():
   // its backward scatters into the one maximal position, where amax's compares, converts and
-  // counts ties over the whole activation (~30 % of a DNA forward + backward).
+  // counts ties over the whole activation (the largest item after the convolutions in a profile).
   torch::Tensor max, mean;
   if (keep.defined()) {
     mean = h.sum(-1) / keep.sum(-1).to(h.dtype());           // padded h is 0

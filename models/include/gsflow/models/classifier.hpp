@@ -64,6 +64,7 @@ class Classifier {
   // "metrics" ({"name": number}). Unknown keys are refused (typos must not pass silently).
   // The TorchScript module takes a float tensor [n, L, K] (one-hot rows; padded positions all
   // zero) and returns [n] or [n, 1]; load() runs it once on one sequence of min_length to check.
+  // evaluate() may call it on consecutive subsets of its sequences (chunks of ~16k positions).
   // Throws ModelError naming the file and field for a missing, truncated or mismatched file.
   static Classifier load(const std::string& file);
   ~Classifier();
@@ -110,6 +111,7 @@ class Classifier {
 std::string resolve_classifier(const std::string& name);
 // Names (file stems) of the .ckpt and .json classifiers in those folders, sorted, no duplicates.
 std::vector<std::string> bundled_classifiers();
+// The folders above, in search order.
 std::vector<std::string> classifier_folders();
 
 }  // namespace gsflow::models
