@@ -3,6 +3,7 @@
 // binary (exec, same process id). Never links Qt.
 #include <malloc.h>
 
+#include "bench_classifier.hpp"
 #include "bench_kernels.hpp"
 #include "bench_store.hpp"
 #include "bench_toy.hpp"
@@ -23,7 +24,9 @@ int main(int argc, char** argv) {
   gsflow::app::add_bench_kernels(*bench);
   gsflow::app::add_bench_toy(*bench);
   gsflow::app::add_bench_store(*bench);
+  gsflow::app::add_bench_classifier(*bench);
   gsflow::app::add_train_command(*app);
+  gsflow::app::add_train_classifier_command(*app);
   gsflow::app::add_generate_command(*app);
   gsflow::app::add_eval_command(*app);
   gsflow::app::add_rerun_command(*app);

@@ -1,14 +1,15 @@
-// The commands that make, use and judge models (train, generate, eval) and that manage the runs
-// they store (runs, export, rerun, merge).
+// The commands that make, use and judge models (train, train-classifier, generate, eval) and that
+// manage the runs they store (runs, export, rerun, merge).
 #pragma once
 
 #include <CLI/CLI.hpp>
 
 namespace gsflow::app {
 
-void add_train_command(CLI::App& app);     // train_command.cpp
-void add_generate_command(CLI::App& app);  // generate_command.cpp
-void add_eval_command(CLI::App& app);      // eval_command.cpp
-void add_rerun_command(CLI::App& app);     // rerun_command.cpp
+void add_train_command(CLI::App& app);             // train_command.cpp
+void add_train_classifier_command(CLI::App& app);  // train_classifier_command.cpp
+void add_generate_command(CLI::App& app);          // generate_command.cpp
+void add_eval_command(CLI::App& app);              // eval_command.cpp
+void add_rerun_command(CLI::App& app);             // rerun_command.cpp
 
 }  // namespace gsflow::app

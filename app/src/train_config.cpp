@@ -1,76 +1,29 @@
-// Reading configs/NAME.json (see train_config.hpp and docs/training.md for the keys).
+// Reading configs/NAME.json (see train_config.hpp and docs/training.md for the keys), and the
+// config-file parsing that config_section.hpp declares.
 #include "train_config.hpp"
 
 #include <fstream>
 #include <nlohmann/json.hpp>
-#include <set>
 #include <stdexcept>
+
+#include "config_section.hpp"
 
 namespace gsflow::app {
 
-namespace {
-
 using nlohmann::json;
 
-// A JSON object whose keys are checked against the ones read: reading marks a key as known, and
-// finish() rejects the rest (typos must not be ignored silently).
-class Section {
- public:
-  Section(const json& j, std::string file, std::string prefix)
-      : j_(j), file_(std::move(file)), prefix_(std::move(prefix)) {
-    if (!j_.is_object())
-      fail(prefix_.empty() ? "the file" : prefix_.substr(0, prefix_.size() - 1),
-           "must be a JSON object");
-  }
-  template <typename T>
-  T get(const std::string& key) {
-    if (!j_.contains(key)) fail(prefix_ + key, "is required");
-    return read<T>(key);
-  }
-  template <typename T>
-  T get(const std::string& key, const T& fallback) {
-    return j_.contains(key) ? read<T>(key) : (seen_.insert(key), fallback);
-  }
-  Section sub(const std::string& key) {
-    seen_.insert(key);
-    static const json empty = json::object();
-    return Section(j_.contains(key) ? j_.at(key) : empty, file_, prefix_ + key + ".");
-  }
-  void finish() const {
-    for (const auto& [key, value] : j_.items())
-      if (!seen_.count(key)) fail(prefix_ + key, "is not a known setting");
-  }
-  std::string where(const std::string& key) const { return file_ + ": " + prefix_ + key; }
-
- private:
-  template <typename T>
-  T read(const std::string& key) {
-    seen_.insert(key);
-    try {
-      return j_.at(key).get<T>();
-    } catch (const json::exception&) {
-      fail(prefix_ + key, "has the wrong type");
-    }
-  }
-  [[noreturn]] void fail(const std::string& key, const std::string& what) const {
-    throw std::invalid_argument(file_ + ": " + key + " " + what);
-  }
-  const json& j_;
-  std::string file_, prefix_;
-  std::set<std::string> seen_;
-};
-
-}  // namespace
-
-TrainConfig read_train_config(const std::string& file) {
+json read_config_json(const std::string& file) {
   std::ifstream in(file);
   if (!in) throw std::invalid_argument(file + ": cannot open the config file");
-  json j;
   try {
-    j = json::parse(in);
+    return json::parse(in);
   } catch (const json::exception& e) {
     throw std::invalid_argument(file + ": not valid JSON (" + e.what() + ")");
   }
+}
+
+TrainConfig read_train_config(const std::string& file) {
+  const json j = read_config_json(file);
   TrainConfig c;
   Section root(j, file, "");
   c.name = root.get<std::string>("name");

@@ -5,6 +5,7 @@
 #include "checkpoint.hpp"
 #include "gsflow/engine/kernels.hpp"
 #include "model_impl.hpp"
+#include "module_io.hpp"
 
 namespace gsflow::models {
 
@@ -112,25 +113,27 @@ ModelSpec spec_from_json(const nlohmann::json& j, const std::string& file) {
   return s;
 }
 
-std::string save_module(const Network& net) {
+}  // namespace
+
+std::string save_module(torch::nn::Module& net) {
   torch::serialize::OutputArchive archive;
-  net->save(archive);
+  net.save(archive);
   std::ostringstream out;
   archive.save_to(out);
   return out.str();
 }
 
-void load_module(Network& net, const std::string& bytes, const std::string& file,
+void load_module(torch::nn::Module& net, const std::string& bytes, const std::string& file,
                  const std::string& section) {
   // Module::load replaces tensors wholesale, shapes included, so the shapes are checked here.
   std::map<std::string, std::vector<std::int64_t>> expected;
-  for (const auto& p : net->named_parameters()) expected[p.key()] = p.value().sizes().vec();
+  for (const auto& p : net.named_parameters()) expected[p.key()] = p.value().sizes().vec();
   try {
     std::istringstream in(bytes);
     torch::serialize::InputArchive archive;
     archive.load_from(in);
-    net->load(archive);
-    for (const auto& p : net->named_parameters()) {
+    net.load(archive);
+    for (const auto& p : net.named_parameters()) {
       const auto have = p.value().sizes().vec();
       if (have != expected[p.key()])
         throw ModelError(file + ": section '" + section +
@@ -145,8 +148,6 @@ void load_module(Network& net, const std::string& bytes, const std::string& file
                      msg.substr(0, msg.find('\n')) + ")");
   }
 }
-
-}  // namespace
 
 Model::Model(const ModelSpec& spec, std::uint64_t seed) : impl_(std::make_unique<Impl>()) {
   try {
@@ -192,7 +193,7 @@ nlohmann::json record_json(const ModelSpec& spec, const ModelRecord& record, boo
 void Model::save_for_inference(const std::string& file) const {
   CheckpointData data;
   data.metadata = record_json(impl_->spec, impl_->record, false).dump(2);
-  data.sections["weights"] = save_module(const_cast<Impl&>(*impl_).inference());
+  data.sections["weights"] = save_module(*const_cast<Impl&>(*impl_).inference());
   write_checkpoint(file, data);
 }
 
@@ -201,8 +202,8 @@ void Model::save(const std::string& file) const {
       record_json(impl_->spec, impl_->record, static_cast<bool>(impl_->ema));
   CheckpointData data;
   data.metadata = meta.dump(2);
-  data.sections["weights"] = save_module(impl_->net);
-  if (impl_->ema) data.sections["ema_weights"] = save_module(impl_->ema);
+  data.sections["weights"] = save_module(*impl_->net);
+  if (impl_->ema) data.sections["ema_weights"] = save_module(*impl_->ema);
   if (!impl_->optimizer_state.empty()) data.sections["optimizer"] = impl_->optimizer_state;
   write_checkpoint(file, data);
 }
@@ -231,12 +232,12 @@ Model Model::load(const std::string& file) {
     impl->record.length_counts[std::stoul(len)] = count;
   impl->net = make_network(impl->spec);
   if (!data.sections.count("weights")) throw ModelError(file + ": section 'weights' missing");
-  load_module(impl->net, data.sections["weights"], file, "weights");
+  load_module(*impl->net, data.sections["weights"], file, "weights");
   if (field<bool>(meta, "ema", file)) {
     if (!data.sections.count("ema_weights"))
       throw ModelError(file + ": section 'ema_weights' missing");
     impl->ema = make_network(impl->spec);
-    load_module(impl->ema, data.sections["ema_weights"], file, "ema_weights");
+    load_module(*impl->ema, data.sections["ema_weights"], file, "ema_weights");
   }
   if (data.sections.count("optimizer")) impl->optimizer_state = data.sections["optimizer"];
   return Model(std::move(impl));

@@ -1,0 +1,321 @@
+// Training the guidance classifier (see classifier_training.hpp).
+#include "gsflow/models/classifier_training.hpp"
+
+#include <ATen/CPUGeneratorImpl.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <nlohmann/json.hpp>
+
+#include "checkpoint.hpp"
+#include "classifier_impl.hpp"
+#include "gsflow/engine/classification_metrics.hpp"
+
+namespace gsflow::models {
+
+std::string labelled_dataset_hash(const LabelledDataset& data) {
+  std::uint64_t h = fnv1a64(&data.data.length, sizeof data.data.length);
+  h = fnv1a64(data.data.letters.data(), data.data.letters.size() * sizeof(std::uint16_t), h);
+  if (!data.data.lengths.empty())
+    h = fnv1a64(data.data.lengths.data(), data.data.lengths.size() * sizeof(std::uint16_t), h);
+  h = fnv1a64(data.labels.data(), data.labels.size(), h);
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
+  return buf;
+}
+
+namespace {
+
+using torch::Tensor;
+
+void check_data(const ClassifierInfo& info, const LabelledDataset& set, const char* what) {
+  const Dataset& d = set.data;
+  const auto fail = [&](const std::string& msg) {
+    throw ModelError(std::string(what) + " data: " + msg);
+  };
+  if (d.count() == 0) fail("no sequences");
+  if (d.length < info.min_length || d.letters.size() % d.length != 0)
+    fail("rows of " + std::to_string(d.length) + " letters do not fit lengths " +
+         std::to_string(info.min_length) + ".." + std::to_string(info.max_length));
+  if (d.length > info.max_length)
+    fail("rows of " + std::to_string(d.length) + " letters exceed max_length " +
+         std::to_string(info.max_length));
+  if (set.labels.size() != d.count())
+    fail(std::to_string(set.labels.size()) + " labels for " + std::to_string(d.count()) +
+         " sequences");
+  if (!d.lengths.empty() && d.lengths.size() != d.count())
+    fail(std::to_string(d.lengths.size()) + " lengths for " + std::to_string(d.count()) +
+         " sequences");
+  for (std::size_t i = 0; i < d.lengths.size(); ++i)
+    if (d.lengths[i] < info.min_length || d.lengths[i] > info.max_length || d.lengths[i] > d.length)
+      fail("sequence " + std::to_string(i) + " has length " + std::to_string(d.lengths[i]));
+  if (d.lengths.empty() && d.length != info.max_length && info.min_length == info.max_length)
+    fail("sequences of " + std::to_string(d.length) + " letters for a model of length " +
+         std::to_string(info.max_length));
+  for (std::size_t i = 0; i < d.letters.size(); ++i)
+    if (d.letters[i] >= info.k)
+      fail("sequence " + std::to_string(i / d.length) + " holds letter index " +
+           std::to_string(d.letters[i]) + " outside the alphabet of " + std::to_string(info.k));
+  std::size_t positives = 0;
+  for (const auto y : set.labels) {
+    if (y > 1) fail("labels must be 0 or 1");
+    positives += y;
+  }
+  if (positives == 0 || positives == set.labels.size())
+    fail("both classes are needed (" + std::to_string(positives) + " positives of " +
+         std::to_string(set.labels.size()) + ")");
+}
+
+// One-hot inputs [B, L, K] and the real-position mask [B, L] of the sequences `index`
+// (undefined when all have the full length).
+std::pair<Tensor, Tensor> gather(const Dataset& d, std::int64_t k, const Tensor& index) {
+  const auto l = static_cast<std::int64_t>(d.length);
+  auto all = torch::from_blob(const_cast<std::uint16_t*>(d.letters.data()),
+                              {static_cast<std::int64_t>(d.count()), l}, torch::kInt16);
+  auto x = torch::one_hot(all.index_select(0, index).to(torch::kLong), k).to(torch::kFloat);
+  Tensor mask;  // undefined: every position real
+  if (!d.lengths.empty()) {
+    auto lens = torch::from_blob(const_cast<std::uint16_t*>(d.lengths.data()),
+                                 {static_cast<std::int64_t>(d.count())}, torch::kInt16)
+                    .index_select(0, index)
+                    .to(torch::kLong);
+    mask = torch::arange(l, torch::kLong).unsqueeze(0) < lens.unsqueeze(1);
+  }
+  return {x, mask};
+}
+
+// Outputs of `net` (eval mode, no gradients) for every sequence of `d`.
+std::vector<double> network_scores(ClassifierCnn& net, const Dataset& d, std::int64_t k) {
+  torch::NoGradGuard no_grad;
+  const bool training = net->is_training();
+  net->eval();
+  std::vector<double> out;
+  out.reserve(d.count());
+  const auto n = static_cast<std::int64_t>(d.count());
+  for (std::int64_t first = 0; first < n; first += 256) {
+    auto index = torch::arange(first, std::min(n, first + 256), torch::kLong);
+    auto [x, mask] = gather(d, k, index);
+    auto s = net->forward(x, mask).to(torch::kDouble).contiguous();
+    out.insert(out.end(), s.data_ptr<double>(), s.data_ptr<double>() + s.numel());
+  }
+  net->train(training);
+  return out;
+}
+
+double lr_at(const ClassifierTrainOptions& o, std::int64_t step) {
+  if (step < o.warmup) return o.lr * static_cast<double>(step + 1) / static_cast<double>(o.warmup);
+  const double span = static_cast<double>(std::max<std::int64_t>(1, o.steps - o.warmup));
+  const double progress = std::min(1.0, static_cast<double>(step - o.warmup) / span);
+  return o.lr * (o.min_lr_ratio + (1.0 - o.min_lr_ratio) * 0.5 * (1.0 + std::cos(M_PI * progress)));
+}
+
+void copy_parameters(const ClassifierCnn& from, ClassifierCnn& to) {
+  torch::NoGradGuard guard;
+  const auto src = from->named_parameters();
+  for (auto& p : to->named_parameters()) p.value().copy_(src[p.key()]);
+}
+
+nlohmann::json options_json(const ClassifierTrainOptions& o) {
+  return {{"steps", o.steps},
+          {"batch", o.batch},
+          {"lr", o.lr},
+          {"weight_decay", o.weight_decay},
+          {"clip", o.clip},
+          {"warmup", o.warmup},
+          {"min_lr_ratio", o.min_lr_ratio},
+          {"positive_weight", o.positive_weight},
+          {"ema", o.ema},
+          {"validate_every", o.validate_every},
+          {"max_minutes", o.max_minutes},
+          {"threads", o.threads},
+          {"seed", o.seed}};
+}
+
+}  // namespace
+
+ClassifierTrainResult train_classifier(
+    const LabelledDataset& train, const LabelledDataset& validation,
+    const ClassifierTrainOptions& o, const std::function<void(const ClassifierProgress&)>& progress,
+    std::int64_t report_every, const std::atomic<bool>* cancel) {
+  ClassifierInfo info = o.info;
+  info.output = "logit";
+  info.kind = "cnn";
+  info.differentiable = true;
+  info.metrics.clear();
+  const auto k = static_cast<std::int64_t>(info.k);
+  check_classifier_options(o.network, k, static_cast<std::int64_t>(info.min_length),
+                           static_cast<std::int64_t>(info.max_length),
+                           "classifier '" + info.name + "'");
+  if (info.alphabet == "dna" ? info.k != 4 : info.alphabet == "protein" ? info.k != 20 : true)
+    throw ModelError("classifier '" + info.name +
+                     "': alphabet must be dna (K 4) or protein (K 20)");
+  if (o.batch < 1 || o.steps < 1 || !(o.lr > 0.0) || o.warmup < 1 || o.ema < 0.0 || o.ema >= 1.0 ||
+      o.positive_weight < 0.0 || o.validate_every < 0 || o.threads < 1)
+    throw ModelError(
+        "classifier training options: batch >= 1, steps >= 1, lr > 0, warmup >= 1, 0 <= ema < 1, "
+        "positive_weight >= 0, validate_every >= 0 and threads >= 1 required");
+  check_data(info, train, "training");
+  check_data(info, validation, "validation");
+
+  at::set_num_threads(o.threads);
+  const auto t_start = std::chrono::steady_clock::now();
+  const auto seconds = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t_start).count();
+  };
+
+  std::size_t positives = 0;
+  for (const auto y : train.labels) positives += y;
+  const auto n = static_cast<std::int64_t>(train.data.count());
+  const double pos_weight = o.positive_weight > 0.0
+                                ? o.positive_weight
+                                : static_cast<double>(n - static_cast<std::int64_t>(positives)) /
+                                      static_cast<double>(positives);
+
+  // Initial weights, batch order and dropout all come from the seed.
+  torch::manual_seed(o.seed);
+  const auto length = static_cast<std::int64_t>(info.max_length);
+  ClassifierCnn net(o.network, k, length);
+  ClassifierCnn ema{nullptr};
+  if (o.ema > 0.0) {
+    ema = ClassifierCnn(o.network, k, length);
+    copy_parameters(net, ema);
+  }
+  ClassifierCnn best(o.network, k, length);
+  net->train();
+  torch::optim::AdamW optimizer(net->parameters(),
+                                torch::optim::AdamWOptions(o.lr).weight_decay(o.weight_decay));
+  auto gen = at::make_generator<at::CPUGeneratorImpl>(o.seed);
+  const auto labels =
+      torch::from_blob(const_cast<std::uint8_t*>(train.labels.data()), {n}, torch::kUInt8)
+          .to(torch::kFloat);
+
+  ClassifierTrainResult result{Classifier(nullptr)};
+  ClassifierProgress p;
+  p.total = o.steps;
+  std::int64_t last_validated = -1;
+  const auto validate = [&](std::int64_t step) {
+    last_validated = step;
+    ClassifierCnn& judged = ema ? ema : net;
+    const auto scores = network_scores(judged, validation.data, k);
+    p.val_auroc = engine::auroc(scores, validation.labels);
+    p.val_accuracy = engine::accuracy(scores, validation.labels, 0.0);
+    if (p.val_auroc > result.best_val_auroc) {
+      result.best_val_auroc = p.best_val_auroc = p.val_auroc;
+      result.best_val_accuracy = p.val_accuracy;
+      result.best_step = step;
+      copy_parameters(judged, best);
+    }
+  };
+
+  double loss_sum = 0.0;
+  std::int64_t loss_count = 0, step = 0;
+  Tensor order;
+  std::int64_t cursor = n;  // next position in the epoch's permutation
+  while (step < o.steps) {
+    if (cancel && cancel->load(std::memory_order_relaxed)) {
+      result.cancelled = true;
+      break;
+    }
+    if (o.max_minutes > 0.0 && seconds() > 60.0 * o.max_minutes) {
+      result.over_time = true;
+      break;
+    }
+    // Shuffled epochs: every sequence once per epoch; a short last batch is dropped.
+    const auto b = std::min<std::int64_t>(static_cast<std::int64_t>(o.batch), n);
+    if (cursor + b > n) {
+      order = torch::randperm(n, gen, torch::kLong);
+      cursor = 0;
+    }
+    const auto index = order.slice(0, cursor, cursor + b);
+    cursor += b;
+    const double lr = lr_at(o, step);
+    for (auto& group : optimizer.param_groups()) group.options().set_lr(lr);
+    auto [x, mask] = gather(train.data, k, index);
+    const auto y = labels.index_select(0, index);
+    optimizer.zero_grad();
+    const auto logits = net->forward(x, mask);
+    // Class-weighted BCE: positives count pos_weight times.
+    const auto weight = 1.0 + (pos_weight - 1.0) * y;
+    const auto loss =
+        (weight * torch::binary_cross_entropy_with_logits(logits, y, {}, {}, at::Reduction::None))
+            .sum() /
+        weight.sum();
+    loss.backward();
+    if (o.clip > 0.0) torch::nn::utils::clip_grad_norm_(net->parameters(), o.clip);
+    optimizer.step();
+    if (ema) {
+      torch::NoGradGuard guard;
+      const double decay =
+          std::min(o.ema, (1.0 + static_cast<double>(step)) / (10.0 + static_cast<double>(step)));
+      const auto src = net->named_parameters();
+      for (auto& q : ema->named_parameters()) q.value().mul_(decay).add_(src[q.key()], 1.0 - decay);
+    }
+    loss_sum += loss.item<double>();
+    ++loss_count;
+    ++step;
+    bool report = report_every > 0 && step % report_every == 0;
+    if ((o.validate_every > 0 && step % o.validate_every == 0) || step == o.steps) {
+      validate(step);
+      report = true;
+    }
+    if (report && progress) {
+      p.step = step;
+      p.loss = loss_sum / static_cast<double>(std::max<std::int64_t>(1, loss_count));
+      p.lr = lr;
+      p.seconds = seconds();
+      progress(p);
+      loss_sum = 0.0;
+      loss_count = 0;
+    }
+  }
+  // Stopped early (cancel, time budget): the weights so far are validated once more.
+  if (step > 0 && last_validated != step) validate(step);
+  if (step == 0) throw ModelError("classifier training stopped before its first step");
+
+  auto impl = std::make_unique<Classifier::Impl>();
+  impl->options = o.network;
+  impl->net = best;
+  freeze_for_inference(impl->net);
+  impl->training = options_json(o).dump();
+  info.data_hash = labelled_dataset_hash(train);
+  result.steps_done = step;
+  result.seconds = seconds();
+  info.metrics = {
+      {"validation_auroc", result.best_val_auroc},
+      {"validation_accuracy", result.best_val_accuracy},
+      {"best_step", static_cast<double>(result.best_step)},
+      {"train_steps", static_cast<double>(step)},
+      {"train_seconds", result.seconds},
+      {"train_sequences", static_cast<double>(n)},
+      {"train_positive_fraction", static_cast<double>(positives) / static_cast<double>(n)},
+      {"positive_weight", pos_weight},
+      {"validation_sequences", static_cast<double>(validation.data.count())}};
+  impl->info = info;
+  result.classifier = Classifier(std::move(impl));
+  return result;
+}
+
+std::vector<double> classifier_scores(const Classifier& classifier, const Dataset& data,
+                                      std::size_t batch) {
+  const std::size_t k = classifier.info().k, l = data.length, n = data.count();
+  std::vector<double> scores(n);
+  batch = std::max<std::size_t>(1, batch);
+  std::vector<float> x;
+  for (std::size_t first = 0; first < n; first += batch) {
+    const std::size_t m = std::min(batch, n - first);
+    x.assign(m * l * k, 0.0f);
+    for (std::size_t r = 0; r < m * l; ++r) {
+      const auto letter = data.letters[first * l + r];
+      if (letter >= k) throw ModelError("classifier_scores: letter index outside the alphabet");
+      x[r * k + letter] = 1.0f;
+    }
+    std::span<const std::uint16_t> lengths;
+    if (!data.lengths.empty()) lengths = std::span(data.lengths).subspan(first, m);
+    classifier.evaluate({x.data(), m * l, k, k}, m, l, lengths,
+                        std::span(scores).subspan(first, m));
+  }
+  return scores;
+}
+
+}  // namespace gsflow::models
