@@ -35,8 +35,8 @@ std::vector<std::uint8_t> encode_checked(const engine::FastaRecord& record,
             std::to_string(min_length) + ".." + std::to_string(max_length) + " required");
   return std::move(*letters);
 }
+}  // namespace
 
-// The value of KEY=VALUE among the blank-separated fields of a FASTA description, or "".
 std::string header_field(const std::string& description, const std::string& key) {
   const std::string prefix = key + "=";
   std::size_t pos = 0;
@@ -48,7 +48,6 @@ std::string header_field(const std::string& description, const std::string& key)
   }
   return "";
 }
-}  // namespace
 
 Sequences read_sequences(const std::string& path, const engine::Alphabet& alphabet,
                          std::size_t min_length, std::size_t max_length) {

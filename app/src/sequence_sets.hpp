@@ -38,6 +38,10 @@ struct LabelledSet {
 LabelledSet read_labelled(const std::string& path, const engine::Alphabet& alphabet,
                           const std::string& key, std::size_t min_length, std::size_t max_length);
 
+// The value of KEY=VALUE among the blank-separated fields of a FASTA description, or "" when the
+// description has no such field (e.g. header_field("amp=1 cluster=7", "cluster") is "7").
+std::string header_field(const std::string& description, const std::string& key);
+
 // Sequences as a training Dataset of row length `length` (shorter ones padded, with lengths).
 models::Dataset to_dataset(const Sequences& sequences, std::size_t length);
 

@@ -1,0 +1,37 @@
+# scripts/plot-guidance draws a PNG from the eval-guidance JSON (a hand-written fixture): the file
+# has the PNG signature and a plausible size; a missing file and a result without judge_mean fail
+# with a message naming the file and the field.
+cmake_minimum_required(VERSION 3.25)
+set(out ${WORK}/plot-guidance.png)
+file(REMOVE ${out})
+execute_process(COMMAND ${SCRIPT} ${FIXTURE} ${out} RESULT_VARIABLE rc ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "plot-guidance failed (${rc}): ${err}")
+endif()
+if(NOT EXISTS ${out})
+  message(FATAL_ERROR "plot-guidance wrote no ${out}")
+endif()
+file(READ ${out} signature LIMIT 8 HEX)
+if(NOT signature STREQUAL "89504e470d0a1a0a")
+  message(FATAL_ERROR "${out} is not a PNG (starts with ${signature})")
+endif()
+file(SIZE ${out} size)
+# Five lines, two axes, a key and a title at 1000 x 640 take ~50 KB; a blank canvas ~5 KB.
+if(size LESS 20000)
+  message(FATAL_ERROR "${out} is only ${size} bytes: nothing drawn?")
+endif()
+
+execute_process(COMMAND ${SCRIPT} ${WORK}/no-such-eval.json ${WORK}/never.png
+                RESULT_VARIABLE rc ERROR_VARIABLE err)
+if(rc EQUAL 0 OR NOT err MATCHES "no-such-eval.json: cannot read")
+  message(FATAL_ERROR "missing input: expected a failure naming the file, got ${rc}: ${err}")
+endif()
+file(WRITE ${WORK}/bad-eval.json "{\"results\": [{\"gamma\": 0, \"guide_mean\": 0.5}]}")
+execute_process(COMMAND ${SCRIPT} ${WORK}/bad-eval.json ${WORK}/never.png
+                RESULT_VARIABLE rc ERROR_VARIABLE err)
+if(rc EQUAL 0 OR NOT err MATCHES "results\\[0\\]: field 'judge_mean' is missing")
+  message(FATAL_ERROR "missing field: expected a failure naming it, got ${rc}: ${err}")
+endif()
+if(EXISTS ${WORK}/never.png)
+  message(FATAL_ERROR "a failed plot left ${WORK}/never.png behind")
+endif()
