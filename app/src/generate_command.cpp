@@ -127,7 +127,6 @@ void add_generate_command(CLI::App& app) {
                   "motif:FILE.jaspar, tata, promoter; gravy, charge, charge:3, amp; "
                   "classifier:FILE.ckpt|.json). Each sequence is scored by every objective");
   cmd->add_option("--gamma", p.guidance.gamma, "Guidance strength gamma (0 = unguided)")
-      ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
   cmd->add_option("--gamma-schedule", cli->gamma_schedule,
                   "constant, or rising (2 gamma t: the same total push, given late)")

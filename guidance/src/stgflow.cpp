@@ -10,63 +10,6 @@
 
 namespace gsflow::guidance {
 
-const char* gamma_schedule_name(GammaSchedule schedule) {
-  return schedule == GammaSchedule::rising ? "rising" : "constant";
-}
-
-GammaSchedule parse_gamma_schedule(const std::string& text, const std::string& field) {
-  if (text == "constant") return GammaSchedule::constant;
-  if (text == "rising") return GammaSchedule::rising;
-  throw std::invalid_argument(field + ": unknown schedule '" + text +
-                              "' (expected constant or rising)");
-}
-
-const char* guide_from_name(GuideFrom from) {
-  return from == GuideFrom::prediction ? "prediction" : "state";
-}
-
-GuideFrom parse_guide_from(const std::string& text, const std::string& field) {
-  if (text == "state") return GuideFrom::state;
-  if (text == "prediction") return GuideFrom::prediction;
-  throw std::invalid_argument(field + ": unknown source '" + text +
-                              "' (expected state or prediction)");
-}
-
-GuideTerm parse_guide_term(const std::string& text) {
-  GuideTerm term;
-  const auto eq = text.rfind('=');
-  term.objective = text.substr(0, eq);
-  if (eq != std::string::npos) {
-    const std::string w = text.substr(eq + 1);
-    std::size_t used = 0;
-    try {
-      term.weight = std::stod(w, &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    if (w.empty() || used != w.size() || !std::isfinite(term.weight))
-      throw std::invalid_argument("--guide " + text + ": the weight '" + w +
-                                  "' is not a number (use NAME=WEIGHT)");
-  }
-  if (term.objective.empty())
-    throw std::invalid_argument("--guide '" + text + "': no objective (use NAME=WEIGHT)");
-  return term;
-}
-
-double gamma_at(const GuidanceOptions& options, double t) {
-  return options.schedule == GammaSchedule::rising ? 2.0 * options.gamma * t : options.gamma;
-}
-
-void check_guidance(const GuidanceOptions& options) {
-  if (!(options.gamma >= 0.0) || !std::isfinite(options.gamma))
-    throw std::invalid_argument("gamma must be a number >= 0");
-  if (options.samples < 1 || options.samples > 64)
-    throw std::invalid_argument("guide-samples must be in 1..64");
-  for (const auto& term : options.terms)
-    if (!std::isfinite(term.weight))
-      throw std::invalid_argument("--guide " + term.objective + ": the weight is not finite");
-}
-
 void substitution_scan(const Objective& objective, engine::ConstRows one_hot, std::size_t length,
                        engine::Rows delta) {
   const std::size_t k = one_hot.k;
