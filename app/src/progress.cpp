@@ -8,6 +8,11 @@
 
 namespace gsflow::app {
 
+std::string clock_text(double seconds) {
+  const auto s = static_cast<long>(seconds);
+  return fmt::format("{}:{:02}:{:02}", s / 3600, (s / 60) % 60, s % 60);
+}
+
 Progress::Progress(std::string label, bool enabled)
     : label_(std::move(label)),
       enabled_(enabled),

@@ -8,6 +8,9 @@
 
 namespace gsflow::app {
 
+// A duration as H:MM:SS, for progress lines and summaries.
+std::string clock_text(double seconds);
+
 class Progress {
  public:
   // `label` starts every line; `enabled` false makes it silent.

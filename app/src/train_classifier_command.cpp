@@ -17,6 +17,7 @@
 #include "gsflow/models/classifier_training.hpp"
 #include "interrupt.hpp"
 #include "model_commands.hpp"
+#include "progress.hpp"
 #include "sequence_sets.hpp"
 
 namespace gsflow::app {
@@ -56,11 +57,6 @@ models::LabelledDataset read_split(const ClassifierConfig& c, const std::string&
                                 std::to_string(summary.positives) + " of " +
                                 std::to_string(summary.sequences) + " have " + c.label + "=1)");
   return d;
-}
-
-std::string clock_text(double seconds) {
-  const auto s = static_cast<long>(seconds);
-  return fmt::format("{}:{:02}:{:02}", s / 3600, (s / 60) % 60, s % 60);
 }
 
 struct TrainClassifierCli {

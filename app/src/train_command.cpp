@@ -10,18 +10,13 @@
 #include "global_options.hpp"
 #include "interrupt.hpp"
 #include "model_commands.hpp"
+#include "progress.hpp"
 #include "sequence_sets.hpp"
 #include "train_config.hpp"
 
 namespace gsflow::app {
 
 namespace {
-
-
-std::string clock_text(double seconds) {
-  const auto s = static_cast<long>(seconds);
-  return fmt::format("{}:{:02}:{:02}", s / 3600, (s / 60) % 60, s % 60);
-}
 
 struct TrainCli {
   std::string config, data, out;

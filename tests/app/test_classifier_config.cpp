@@ -61,12 +61,24 @@ TEST(ClassifierConfig, CommittedConfigsParseWithEveryValue) {
     EXPECT_EQ(c.train.steps, t.at("steps").get<std::int64_t>());
     for (const auto& [key, value] : t.items()) {
       SCOPED_TRACE(key);
-      if (key == "lr") EXPECT_DOUBLE_EQ(c.train.lr, value.get<double>());
-      if (key == "weight_decay") EXPECT_DOUBLE_EQ(c.train.weight_decay, value.get<double>());
-      if (key == "ema") EXPECT_DOUBLE_EQ(c.train.ema, value.get<double>());
-      if (key == "batch") EXPECT_EQ(c.train.batch, value.get<std::size_t>());
-      if (key == "threads") EXPECT_EQ(c.train.threads, value.get<int>());
-      if (key == "seed") EXPECT_EQ(c.train.seed, value.get<std::uint64_t>());
+      if (key == "lr") {
+        EXPECT_DOUBLE_EQ(c.train.lr, value.get<double>());
+      }
+      if (key == "weight_decay") {
+        EXPECT_DOUBLE_EQ(c.train.weight_decay, value.get<double>());
+      }
+      if (key == "ema") {
+        EXPECT_DOUBLE_EQ(c.train.ema, value.get<double>());
+      }
+      if (key == "batch") {
+        EXPECT_EQ(c.train.batch, value.get<std::size_t>());
+      }
+      if (key == "threads") {
+        EXPECT_EQ(c.train.threads, value.get<int>());
+      }
+      if (key == "seed") {
+        EXPECT_EQ(c.train.seed, value.get<std::uint64_t>());
+      }
     }
     EXPECT_DOUBLE_EQ(c.max_minutes, j.value("max_minutes", 0.0));
   }
