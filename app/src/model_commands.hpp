@@ -1,5 +1,5 @@
 // The commands that make, use and judge models (train, train-classifier, train-judge, generate,
-// eval) and that manage the runs they store (runs, export, rerun, merge).
+// eval, eval-guidance) and that manage the runs they store (runs, export, rerun, merge).
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -12,5 +12,6 @@ void add_generate_command(CLI::App& app);          // generate_command.cpp
 void add_eval_command(CLI::App& app);              // eval_command.cpp
 void add_rerun_command(CLI::App& app);             // rerun_command.cpp
 void add_train_judge_command(CLI::App& app);       // train_judge_command.cpp
+void add_eval_guidance_command(CLI::App& app);     // eval_guidance_command.cpp
 
 }  // namespace gsflow::app

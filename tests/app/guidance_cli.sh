@@ -1,0 +1,139 @@
+#!/usr/bin/env bash
+# Command-line tests of STGFlow guidance with the real gsflow binary, the bundled models,
+# classifiers and judges, and real SQLite files: usage: guidance_cli.sh GSFLOW WORKDIR CASE
+# Cases: generate (a guided run is stored with its objectives' scores and per-step score curves and
+# reruns bit for bit), bad_guide (bad guidance input exits 2 naming the field, the store untouched),
+# eval (gsflow eval-guidance on the validation split: the JSON report and its trade-off; needs
+# scripts/fetch-data), eval_bad (eval-guidance input errors).
+set -euo pipefail
+G=$1
+W=$2/$3
+CASE=$3
+rm -rf "$W"
+mkdir -p "$W"
+cd "$W"
+export OMP_WAIT_POLICY=PASSIVE
+
+fail() { echo "FAIL: $*" >&2; exit 1; }
+expect_rc() {  # expect_rc CODE COMMAND... : runs it, checks the exit code, keeps stderr in err.txt
+  local want=$1; shift
+  set +e; "$@" >out.txt 2>err.txt; local rc=$?; set -e
+  [[ $rc == "$want" ]] || { cat out.txt err.txt >&2; fail "exit $rc, expected $want: $*"; }
+}
+expect_err() {  # expect_err PATTERN: the last command's stderr mentions PATTERN
+  grep -q -- "$1" err.txt || { cat err.txt >&2; fail "stderr does not mention '$1'"; }
+}
+
+GEN=(generate --model dna-promoter --steps 8 --quiet --n 4 --batch 2 --seed 3)
+
+case "$CASE" in
+generate)
+  expect_rc 0 "$G" "${GEN[@]}" --db r.sqlite --name guided --guide gc=1 --guide motif=0.5 \
+    --gamma 4 --guide-samples 2 --json --out g.fa
+  cp out.txt gen.json
+  expect_rc 0 "$G" "${GEN[@]}" --db r.sqlite --name plain --out u.fa
+  python3 - <<'PY'
+import json, sqlite3
+s = json.load(open("gen.json"))
+# 4 sequences x 8 steps x M = 2 draws, evaluated once per objective term.
+assert s["objective_calls"] == 4 * 8 * 2 * 2, s["objective_calls"]
+def records(path):
+    heads = [l[1:].split() for l in open(path) if l.startswith(">")]
+    return [dict(f.split("=", 1) for f in h[1:] if "=" in f) for h in heads]
+g, u = records("g.fa"), records("u.fa")
+assert len(g) == 4 and all("gc" in r and "motif" in r for r in g), g
+# The same seeds: guidance towards GC raises every sequence's GC content.
+gc_g = [float(r["gc"]) for r in g]
+seqs = {}
+name = None
+for l in open("u.fa"):
+    l = l.strip()
+    if l.startswith(">"): name = l; seqs[name] = ""
+    else: seqs[name] += l
+gc_u = [sum(c in "GC" for c in s) / len(s) for s in seqs.values()]
+assert all(a > b for a, b in zip(gc_g, gc_u)), (gc_g, gc_u)
+db = sqlite3.connect("r.sqlite")
+rid = db.execute("SELECT id FROM runs WHERE name = 'guided'").fetchone()[0]
+rows = db.execute("SELECT objective, COUNT(*), MIN(step), MAX(step) FROM step_scores "
+                  "WHERE run_id = ? GROUP BY objective ORDER BY objective", (rid,)).fetchall()
+# Two batches of 2 sequences, 8 steps each, one curve per objective.
+assert rows == [("gc", 16, 0, 7), ("motif", 16, 0, 7)], rows
+means = [m for (m,) in db.execute("SELECT mean FROM step_scores WHERE run_id = ? AND "
+                                  "objective = 'gc' AND batch_first = 0 ORDER BY step", (rid,))]
+assert means[-1] > means[0], means
+stored = db.execute("SELECT COUNT(*) FROM scores WHERE run_id = ? AND objective = 'motif'",
+                    (rid,)).fetchone()[0]
+assert stored == 4, stored
+PY
+  # The run record is enough to reproduce the guided sequences bit for bit.
+  expect_rc 0 "$G" rerun guided --db r.sqlite --check
+  ;;
+bad_guide)
+  expect_rc 0 "$G" "${GEN[@]}" --db r.sqlite --name keep
+  cp r.sqlite before.sqlite
+  expect_rc 2 "$G" "${GEN[@]}" --db r.sqlite --guide no-such-objective
+  expect_err "no-such-objective"
+  expect_rc 2 "$G" "${GEN[@]}" --db r.sqlite --guide gc=heavy
+  expect_err "weight 'heavy' is not a number"
+  expect_rc 2 "$G" "${GEN[@]}" --db r.sqlite --guide gc --gamma -1
+  expect_err "gamma"
+  expect_rc 2 "$G" "${GEN[@]}" --db r.sqlite --guide gravy
+  expect_err "protein"
+  expect_rc 2 "$G" "${GEN[@]}" --db r.sqlite --guide gc --gamma-schedule sometimes
+  expect_err "sometimes"
+  expect_rc 2 "$G" "${GEN[@]}" --db r.sqlite --guide motif:missing.jaspar
+  expect_err "missing.jaspar"
+  python3 - <<'PY'
+import sqlite3
+for f in ("r.sqlite", "before.sqlite"):
+    db = sqlite3.connect(f)
+    assert [r[0] for r in db.execute("SELECT name FROM runs")] == ["keep"], f
+PY
+  ;;
+eval)
+  expect_rc 0 "$G" eval-guidance --model dna-promoter --objective promoter --gammas 0,16 --n 24 \
+    --steps 10 --guide-samples 2 --pool 60 --seed 1 --json --out report.json
+  cmp -s out.txt report.json || fail "--out differs from --json"
+  python3 - <<'PY'
+import json
+r = json.load(open("report.json"))
+assert r["model"] == "dna-promoter" and r["objective"] == "promoter" and r["judge"] == "promoter"
+assert r["split"] == "validation" and r["n"] == 24
+g = {row["gamma"]: row for row in r["results"]}
+assert sorted(g) == [0, 16], sorted(g)
+for row in g.values():
+    for key in ("guide_mean", "judge_mean", "kmer_js", "uniqueness", "seconds"):
+        assert key in row, key
+    assert 0 <= row["guide_mean"] <= 1 and 0 <= row["judge_mean"] <= 1
+    assert len(row["kmer_js_by_k"]) == 6
+# Steering by the classifier raises its mean score a lot at gamma 16 (0.6 -> 0.95 at n = 64).
+assert g[16]["guide_mean"] > g[0]["guide_mean"] + 0.15, (g[0]["guide_mean"], g[16]["guide_mean"])
+assert g[0]["objective_calls_per_sequence"] == 0
+assert g[16]["objective_calls_per_sequence"] == 10 * 2
+b = r["best_of_n"]
+assert b["classifier_calls"] == 20 and b["n"] == 20 and b["pool"] == 60, b
+# Best-of-20 by the guide has a higher guide mean than a random unguided sample.
+assert b["guide_mean"] > g[0]["guide_mean"], b
+assert 0 <= r["judge_p90_unguided"] <= 1
+PY
+  # The report plots.
+  if command -v gnuplot >/dev/null; then
+    expect_rc 0 "$GSFLOW_SOURCE_DIR/scripts/plot-guidance" report.json tradeoff.png
+    [[ $(head -c 4 tradeoff.png | tail -c 3) == PNG ]] || fail "not a PNG"
+  fi
+  ;;
+eval_bad)
+  expect_rc 2 "$G" eval-guidance --objective promoter --gammas 0,x --n 4 --steps 2
+  expect_err "--gammas: 'x'"
+  expect_rc 2 "$G" eval-guidance --objective promoter --judge amp --n 4 --steps 2
+  expect_err "judge"
+  expect_rc 2 "$G" eval-guidance --model peptide --objective gc --n 4 --steps 2
+  expect_err "gc"
+  expect_rc 2 "$G" eval-guidance --objective promoter --n 4 --steps 2 --data no-such-folder
+  expect_err "no-such-folder"
+  ;;
+*)
+  fail "unknown case $CASE"
+  ;;
+esac
+echo "ok: $CASE"
