@@ -3,6 +3,7 @@
 // substitution scan against brute force, JASPAR parsing, and spec errors.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -78,6 +79,60 @@ TEST(Objectives, GradientsMatchFiniteDifferences) {
   for (const char* spec : {"gravy", "gravy:-1", "charge", "charge:2.5", "charge-norm"})
     expect_gradient_matches_finite_differences(*make_objective(spec, "protein"),
                                                OneHot(3, 30, 20, {30, 12, 25}, 2), 2e-3);
+}
+
+// The bundled guidance classifiers as objectives: the gradient of the potential log P(positive)
+// against central differences of log P on one-hot inputs, at sampled coordinates (a network: one
+// evaluation per difference). Max pooling has kinks where two positions' activations tie; there
+// the one-sided differences disagree, the gradient must match one of them, and kinks stay rare.
+void expect_classifier_gradient_matches_differences(const std::string& spec,
+                                                    const std::string& alphabet, OneHot h) {
+  const auto o = make_objective(spec, alphabet);
+  EXPECT_TRUE(o->info().log_potential);
+  std::vector<double> scores(h.n);
+  std::vector<float> g(h.rows.size());
+  engine::Rows grad{g.data(), h.n * h.length, h.k, h.k};
+  o->evaluate(h.view(), scores, &grad);
+  std::mt19937_64 rng(7);
+  const float eps = 1e-2f;
+  int kinks = 0;
+  double largest = 0.0;
+  const int trials = 30;
+  for (int trial = 0; trial < trials; ++trial) {
+    const std::size_t i = rng() % h.n;
+    const std::size_t len = h.lengths.empty() ? h.length : h.lengths[i];
+    const std::size_t at = (i * h.length + rng() % len) * h.k + rng() % h.k;
+    const double f0 = potential_of(*o, h, i);
+    const float keep = h.rows[at];
+    h.rows[at] = keep + eps;
+    const double up = potential_of(*o, h, i);
+    h.rows[at] = keep - eps;
+    const double down = potential_of(*o, h, i);
+    h.rows[at] = keep;
+    const double fd = (up - down) / (2.0 * eps), right = (up - f0) / eps, left = (f0 - down) / eps;
+    const double tol = 2e-3 + 0.02 * std::abs(fd);
+    largest = std::max(largest, std::abs(fd));
+    if (std::abs(right - left) <= 2.0 * tol) {
+      EXPECT_NEAR(g[at], fd, tol) << spec << " sequence " << i << " entry " << at;
+    } else {
+      ++kinks;
+      EXPECT_TRUE(std::abs(g[at] - right) <= 2.0 * tol || std::abs(g[at] - left) <= 2.0 * tol)
+          << spec << ": at a kink the gradient " << g[at] << " matches neither " << left
+          << " nor " << right;
+    }
+  }
+  EXPECT_LE(kinks, trials / 4) << spec;
+  EXPECT_GT(largest, 1e-3) << spec << ": gradients too small for the check to mean anything";
+  // Padding gets no gradient.
+  for (std::size_t i = 0; i < h.n; ++i)
+    for (std::size_t p = h.lengths.empty() ? h.length : h.lengths[i]; p < h.length; ++p)
+      for (std::size_t c = 0; c < h.k; ++c) EXPECT_EQ(g[(i * h.length + p) * h.k + c], 0.0f);
+}
+
+TEST(Objectives, BundledClassifierGradientsMatchFiniteDifferences) {
+  expect_classifier_gradient_matches_differences("promoter", "dna", OneHot(2, 256, 4, {}, 4));
+  expect_classifier_gradient_matches_differences("amp", "protein",
+                                                 OneHot(3, 40, 20, {40, 12, 25}, 5));
 }
 
 // STGFlow's straight-through gradient at a one-hot h, G[p][c] - G[p][h_p], must be the exact
