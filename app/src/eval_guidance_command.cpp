@@ -305,7 +305,7 @@ void add_eval_guidance_command(CLI::App& app) {
   cmd->add_option("--guide-samples", cli->samples, "M, draws per step")
       ->check(CLI::Range(1, 64))
       ->capture_default_str();
-  cmd->add_option("--gamma-schedule", cli->schedule, "constant or rising")->capture_default_str();
+  cmd->add_option("--gamma-schedule", cli->schedule, "constant, rising or falling")->capture_default_str();
   cmd->add_option("--guide-from", cli->from, "state or prediction")->capture_default_str();
   cmd->add_option("--pool", cli->pool,
                   "Unguided samples for best-of-N (default: 4 x the objective calls per sequence)");

@@ -129,7 +129,7 @@ void add_generate_command(CLI::App& app) {
   cmd->add_option("--gamma", p.guidance.gamma, "Guidance strength gamma (0 = unguided)")
       ->capture_default_str();
   cmd->add_option("--gamma-schedule", cli->gamma_schedule,
-                  "constant, or rising (2 gamma t: the same total push, given late)")
+                  "constant, rising (2 gamma t: the same total push, given late) or falling (2 gamma (1 - t): given early)")
       ->capture_default_str();
   cmd->add_option("--guide-samples", p.guidance.samples,
                   "M: sequences drawn from the state per step to take gradients at")

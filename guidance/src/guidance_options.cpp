@@ -10,14 +10,19 @@
 namespace gsflow::guidance {
 
 const char* gamma_schedule_name(GammaSchedule schedule) {
-  return schedule == GammaSchedule::rising ? "rising" : "constant";
+  switch (schedule) {
+    case GammaSchedule::rising: return "rising";
+    case GammaSchedule::falling: return "falling";
+    default: return "constant";
+  }
 }
 
 GammaSchedule parse_gamma_schedule(const std::string& text, const std::string& field) {
   if (text == "constant") return GammaSchedule::constant;
   if (text == "rising") return GammaSchedule::rising;
+  if (text == "falling") return GammaSchedule::falling;
   throw std::invalid_argument(field + ": unknown schedule '" + text +
-                              "' (expected constant or rising)");
+                              "' (expected constant, rising or falling)");
 }
 
 const char* guide_from_name(GuideFrom from) {
@@ -53,7 +58,11 @@ GuideTerm parse_guide_term(const std::string& text) {
 }
 
 double gamma_at(const GuidanceOptions& options, double t) {
-  return options.schedule == GammaSchedule::rising ? 2.0 * options.gamma * t : options.gamma;
+  switch (options.schedule) {
+    case GammaSchedule::rising: return 2.0 * options.gamma * t;
+    case GammaSchedule::falling: return 2.0 * options.gamma * (1.0 - t);
+    default: return options.gamma;
+  }
 }
 
 void check_guidance(const GuidanceOptions& options) {

@@ -162,6 +162,30 @@ TEST(Stgflow, RunParamsKeepTheGuidance) {
   EXPECT_THROW(parse_run_params(R"({"guide": [{"objective": "gc"}]})"), std::invalid_argument);
   EXPECT_THROW(parse_run_params(R"({"guide_samples": 0})"), std::invalid_argument);
   EXPECT_THROW(parse_run_params(R"({"gamma_schedule": "wild"})"), std::invalid_argument);
+  p.guidance.schedule = GammaSchedule::falling;
+  EXPECT_EQ(parse_run_params(run_params_json(p)).guidance.schedule, GammaSchedule::falling);
+}
+
+// Every schedule gives the same total push over t in [0, 1] (midpoint rule, exact for linear
+// schedules): they differ only in when it is given.
+TEST(Stgflow, SchedulesShareTheTotalPush) {
+  for (const auto schedule : {GammaSchedule::constant, GammaSchedule::rising, GammaSchedule::falling}) {
+    GuidanceOptions o;
+    o.gamma = 3.0;
+    o.schedule = schedule;
+    double total = 0.0;
+    const int n = 10;
+    for (int i = 0; i < n; ++i) total += gamma_at(o, (i + 0.5) / n) / n;
+    EXPECT_NEAR(total, 3.0, 1e-12) << gamma_schedule_name(schedule);
+    EXPECT_EQ(parse_gamma_schedule(gamma_schedule_name(schedule), "test"), schedule);
+  }
+  GuidanceOptions late, early;
+  late.gamma = early.gamma = 1.0;
+  late.schedule = GammaSchedule::rising;
+  early.schedule = GammaSchedule::falling;
+  EXPECT_EQ(gamma_at(late, 0.0), 0.0);
+  EXPECT_EQ(gamma_at(early, 1.0), 0.0);
+  EXPECT_EQ(gamma_at(early, 0.25), 1.5);
 }
 
 }  // namespace

@@ -20,6 +20,8 @@ namespace gsflow::guidance {
 enum class GammaSchedule {
   constant,  // gamma(t) = gamma
   rising,    // gamma(t) = 2 gamma t: the same total push, given late when the state means more
+  falling,   // gamma(t) = 2 gamma (1 - t): the same total push, given early, so that the
+             // denoiser's later steps fill in details that agree with it
 };
 const char* gamma_schedule_name(GammaSchedule schedule);
 GammaSchedule parse_gamma_schedule(const std::string& text, const std::string& field);
