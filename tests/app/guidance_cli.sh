@@ -2,7 +2,7 @@
 # Command-line tests of STGFlow guidance with the real gsflow binary, the bundled models,
 # classifiers and judges, and real SQLite files: usage: guidance_cli.sh GSFLOW WORKDIR CASE
 # Cases: generate (a guided run is stored with its objectives' scores and per-step score curves and
-# reruns bit for bit), bad_guide (bad guidance input exits 2 naming the field, the store untouched),
+# reruns bit for bit), torchscript (a user TorchScript classifier guides), bad_guide (bad guidance input exits 2 naming the field, the store untouched),
 # eval (gsflow eval-guidance on the validation split: the JSON report and its trade-off; needs
 # scripts/fetch-data), eval_bad (eval-guidance input errors).
 set -euo pipefail
@@ -88,6 +88,28 @@ import sqlite3
 for f in ("r.sqlite", "before.sqlite"):
     db = sqlite3.connect(f)
     assert [r[0] for r in db.execute("SELECT name FROM runs")] == ["keep"], f
+PY
+  ;;
+torchscript)
+  # A user's TorchScript classifier (models/examples/gc-count: counts G and C) steers generation
+  # through its JSON descriptor, and its scores agree with the built-in GC fraction.
+  D="$GSFLOW_SOURCE_DIR/models/examples/gc-count.json"
+  expect_rc 0 "$G" "${GEN[@]}" --no-store --guide "classifier:$D" --gamma 0 --out u.fa
+  expect_rc 0 "$G" "${GEN[@]}" --no-store --guide "classifier:$D" --gamma 1 --out g.fa
+  python3 - <<'PY'
+def records(path):
+    out = []
+    for l in open(path):
+        if l.startswith(">"):
+            f = dict(x.rsplit("=", 1) for x in l.split()[1:] if "=" in x)
+            count = next(float(v) for k, v in f.items() if k.startswith("classifier:"))
+            out.append((count, float(f["gc"]) * int(f["length"])))
+    return out
+u, g = records("u.fa"), records("g.fa")
+assert len(u) == len(g) == 4
+for count, gc in u + g:
+    assert abs(count - gc) < 0.51, (count, gc)
+assert all(b[0] > a[0] + 10 for a, b in zip(u, g)), (u, g)
 PY
   ;;
 eval)
