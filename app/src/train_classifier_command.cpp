@@ -18,6 +18,7 @@
 #include "interrupt.hpp"
 #include "model_commands.hpp"
 #include "progress.hpp"
+#include "training_cli.hpp"
 #include "sequence_sets.hpp"
 
 namespace gsflow::app {
@@ -59,13 +60,7 @@ models::LabelledDataset read_split(const ClassifierConfig& c, const std::string&
   return d;
 }
 
-struct TrainClassifierCli {
-  std::string config, data, out;
-  std::int64_t steps = 0;
-  int threads = 0;
-  double max_minutes = -1.0;
-  bool force = false;
-};
+using TrainClassifierCli = TrainingCli;
 
 std::string command_line(const TrainClassifierCli& cli) {
   std::string s = "gsflow train-classifier --config " + cli.config;
@@ -263,14 +258,7 @@ void add_train_classifier_command(CLI::App& app) {
   auto* cmd = app.add_subcommand(
       "train-classifier",
       "Train a guidance classifier from a config file (configs/classifier-NAME.json)");
-  cmd->add_option("--config", cli->config, "Config file")->required()->check(CLI::ExistingFile);
-  cmd->add_option("--data", cli->data, "Data folder (default: $GSFLOW_DATA or data/)");
-  cmd->add_option("--out", cli->out, "Checkpoint to write (default: the config's output)");
-  cmd->add_option("--steps", cli->steps, "Override train.steps")->check(CLI::PositiveNumber);
-  cmd->add_option("--threads", cli->threads, "Override train.threads")->check(CLI::PositiveNumber);
-  cmd->add_option("--max-minutes", cli->max_minutes, "Override max_minutes (0 = no limit)")
-      ->check(CLI::NonNegativeNumber);
-  cmd->add_flag("--force", cli->force, "Replace an existing output");
+  add_training_options(*cmd, *cli, "Replace an existing output");
   cmd->callback([cli] { run_train_classifier(*cli); });
 }
 

@@ -11,6 +11,7 @@
 #include "interrupt.hpp"
 #include "model_commands.hpp"
 #include "progress.hpp"
+#include "training_cli.hpp"
 #include "sequence_sets.hpp"
 #include "train_config.hpp"
 
@@ -18,12 +19,8 @@ namespace gsflow::app {
 
 namespace {
 
-struct TrainCli {
-  std::string config, data, out;
-  std::int64_t steps = 0;
-  int threads = 0;
-  double max_minutes = -1.0;
-  bool resume = false, force = false;
+struct TrainCli : TrainingCli {
+  bool resume = false;
 };
 
 void run_train(const TrainCli& cli) {
@@ -114,15 +111,8 @@ void run_train(const TrainCli& cli) {
 void add_train_command(CLI::App& app) {
   auto cli = std::make_shared<TrainCli>();
   auto* cmd = app.add_subcommand("train", "Train a model from a config file (configs/NAME.json)");
-  cmd->add_option("--config", cli->config, "Config file")->required()->check(CLI::ExistingFile);
-  cmd->add_option("--data", cli->data, "Data folder (default: $GSFLOW_DATA or data/)");
-  cmd->add_option("--out", cli->out, "Checkpoint to write (default: the config's output)");
-  cmd->add_option("--steps", cli->steps, "Override train.steps")->check(CLI::PositiveNumber);
-  cmd->add_option("--threads", cli->threads, "Override train.threads")->check(CLI::PositiveNumber);
-  cmd->add_option("--max-minutes", cli->max_minutes, "Override max_minutes (0 = no limit)")
-      ->check(CLI::NonNegativeNumber);
+  add_training_options(*cmd, *cli, "Start over even if the output exists");
   cmd->add_flag("--resume", cli->resume, "Continue the checkpoint at the output path");
-  cmd->add_flag("--force", cli->force, "Start over even if the output exists");
   cmd->callback([cli] { run_train(*cli); });
 }
 
