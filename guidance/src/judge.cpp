@@ -6,13 +6,11 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <filesystem>
 #include <fstream>
 #include <limits>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <numeric>
-#include <set>
 #include <stdexcept>
 #include <utility>
 
@@ -613,44 +611,17 @@ KmerJudge KmerJudge::load(const std::string& path) {
   return judge;
 }
 
-// ---- lookup ----
+// ---- lookup (the shared FileKind lookup of models/catalog.hpp) ----
 
 namespace {
-std::vector<std::filesystem::path> judge_folders() {
-  std::vector<std::filesystem::path> out;
-  for (const auto& folder : models::model_folders())
-    out.push_back(std::filesystem::path(folder) / "judges");
-  return out;
+const models::FileKind& judges() {
+  static const models::FileKind kind{"judge", "judges", {".json"}};
+  return kind;
 }
 }  // namespace
 
-std::string resolve_judge(const std::string& name) {
-  std::error_code ec;
-  if (std::filesystem::is_regular_file(name, ec)) return name;
-  for (const auto& folder : judge_folders()) {
-    const auto file = folder / (name + ".json");
-    if (std::filesystem::is_regular_file(file, ec)) return file.string();
-  }
-  // Appended piece by piece: GCC 12 warns falsely (-Wrestrict, bug 105329) on "..." + string&&.
-  std::string msg = "judge '";
-  msg.append(name).append("' not found: not a file, and no ").append(name).append(".json in");
-  for (const auto& folder : judge_folders()) msg.append(" ").append(folder.string());
-  msg += " (available:";
-  const auto names = bundled_judges();
-  if (names.empty()) msg += " none";
-  for (const auto& n : names) msg.append(" ").append(n);
-  throw engine::InputError("", 0, msg + ")");
-}
+std::string resolve_judge(const std::string& name) { return models::resolve_file(judges(), name); }
 
-std::vector<std::string> bundled_judges() {
-  std::set<std::string> names;
-  for (const auto& folder : judge_folders()) {
-    std::error_code ec;
-    for (std::filesystem::directory_iterator it(folder, ec), end; !ec && it != end;
-         it.increment(ec))
-      if (it->path().extension() == ".json") names.insert(it->path().stem().string());
-  }
-  return {names.begin(), names.end()};
-}
+std::vector<std::string> bundled_judges() { return models::file_names(judges()); }
 
 }  // namespace gsflow::guidance

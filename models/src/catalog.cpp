@@ -68,14 +68,55 @@ std::string model_hash(const std::string& file) {
   return content_hash(bytes.view());
 }
 
-std::vector<std::string> bundled_models() {
+namespace {
+// Stems of the files in `folders` whose extension is one of `extensions`, sorted, unique.
+std::vector<std::string> stems_in(const std::vector<std::string>& folders,
+                                  const std::vector<std::string>& extensions) {
   std::set<std::string> names;
-  for (const auto& folder : model_folders()) {
+  for (const auto& folder : folders) {
     std::error_code ec;
-    for (fs::directory_iterator it(folder, ec), end; !ec && it != end; it.increment(ec))
-      if (it->path().extension() == ".ckpt") names.insert(it->path().stem().string());
+    for (fs::directory_iterator it(folder, ec), end; !ec && it != end; it.increment(ec)) {
+      const auto ext = it->path().extension().string();
+      if (std::find(extensions.begin(), extensions.end(), ext) != extensions.end())
+        names.insert(it->path().stem().string());
+    }
   }
   return {names.begin(), names.end()};
+}
+}  // namespace
+
+std::vector<std::string> bundled_models() { return stems_in(model_folders(), {".ckpt"}); }
+
+std::vector<std::string> kind_folders(const FileKind& kind) {
+  std::vector<std::string> folders;
+  for (const auto& folder : model_folders())
+    folders.push_back((fs::path(folder) / kind.subfolder).string());
+  return folders;
+}
+
+std::string resolve_file(const FileKind& kind, const std::string& name) {
+  std::error_code ec;
+  if (fs::is_regular_file(name, ec)) return name;
+  const auto folders = kind_folders(kind);
+  for (const auto& folder : folders)
+    for (const auto& ext : kind.extensions) {
+      const fs::path file = fs::path(folder) / (name + ext);
+      if (fs::is_regular_file(file, ec)) return file.string();
+    }
+  std::string msg = kind.what + " '" + name + "' not found: not a file, and no";
+  for (std::size_t i = 0; i < kind.extensions.size(); ++i)
+    msg += (i ? " or " : " ") + name + kind.extensions[i];
+  msg += " in";
+  for (const auto& folder : folders) msg += " " + folder;
+  msg += " (available:";
+  const auto names = stems_in(folders, kind.extensions);
+  if (names.empty()) msg += " none";
+  for (const auto& n : names) msg += " " + n;
+  throw ModelError(msg + ")");
+}
+
+std::vector<std::string> file_names(const FileKind& kind) {
+  return stems_in(kind_folders(kind), kind.extensions);
 }
 
 }  // namespace gsflow::models

@@ -23,6 +23,7 @@
 #include "gsflow/engine/errors.hpp"
 #include "gsflow/engine/sequence_metrics.hpp"
 #include "gsflow/guidance/judge.hpp"
+#include "gsflow/models/model.hpp"
 
 namespace gsflow::guidance {
 namespace {
@@ -532,7 +533,7 @@ TEST_F(JudgeFile, ResolveFindsJudgesInTheModelsFolder) {
   try {
     resolve_judge("no-such-judge");
     ADD_FAILURE() << "no error";
-  } catch (const engine::InputError& e) {
+  } catch (const models::ModelError& e) {
     EXPECT_NE(std::string(e.what()).find((dir_ / "judges").string()), std::string::npos);
     EXPECT_NE(std::string(e.what()).find("mine"), std::string::npos);
   }

@@ -167,7 +167,7 @@ class KmerJudge {
 // The judge file for `name`: `name` itself when it is an existing file, else NAME.json in the
 // "judges" subfolder of each of models::model_folders() ($GSFLOW_MODELS/judges, then the source
 // tree's models/pretrained/judges, then <prefix>/share/gsflow/models/judges). Throws
-// engine::InputError listing the folders searched and the judges found.
+// models::ModelError listing the folders searched and the judges found.
 std::string resolve_judge(const std::string& name);
 // Names (file stems) of the judges in those folders, sorted, without duplicates.
 std::vector<std::string> bundled_judges();

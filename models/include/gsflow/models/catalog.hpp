@@ -29,4 +29,19 @@ std::string content_hash(std::string_view bytes);
 // Names (file stems) of the checkpoints in model_folders(), sorted, without duplicates.
 std::vector<std::string> bundled_models();
 
+// A kind of file kept beside the models and found by name (classifiers, judges): in `subfolder`
+// of each of model_folders(), as NAME + one of `extensions` (tried in order).
+struct FileKind {
+  std::string what;                     // for messages: "classifier", "judge"
+  std::string subfolder;                // e.g. "classifiers"
+  std::vector<std::string> extensions;  // e.g. {".ckpt", ".json"}
+};
+// The folders searched for `kind`, in order.
+std::vector<std::string> kind_folders(const FileKind& kind);
+// `name` itself when it is an existing file, else the first NAME + extension in kind_folders().
+// Throws ModelError listing the folders searched and the names available.
+std::string resolve_file(const FileKind& kind, const std::string& name);
+// Names (file stems) of the files of `kind` in those folders, sorted, without duplicates.
+std::vector<std::string> file_names(const FileKind& kind);
+
 }  // namespace gsflow::models
