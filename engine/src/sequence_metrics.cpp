@@ -490,11 +490,18 @@ double length_w1(const LengthStats& a, const LengthStats& b) {
 
 // ---- TATA box ----------------------------------------------------------------------------------
 
-TataProfile tata_profile(const SequenceSet& seqs, const TataOptions& options) {
-  check_dna(seqs, "tata");
+bool tata_at(std::span<const std::uint8_t> s, std::size_t start) {
   // TATAWAWR as letter masks over A=0 C=1 G=2 T=3 (W = A/T, R = A/G).
   constexpr unsigned A = 1u, G = 4u, T = 8u;
-  constexpr unsigned motif[8] = {T, A, T, A, A | T, A, A | T, A | G};
+  constexpr unsigned motif[kTataLength] = {T, A, T, A, A | T, A, A | T, A | G};
+  if (start + kTataLength > s.size()) return false;
+  for (std::size_t j = 0; j < kTataLength; ++j)
+    if (!((motif[j] >> s[start + j]) & 1u)) return false;
+  return true;
+}
+
+TataProfile tata_profile(const SequenceSet& seqs, const TataOptions& options) {
+  check_dna(seqs, "tata");
   TataProfile prof;
   prof.sequences = seqs.size();
   std::size_t longest = 0;
@@ -503,10 +510,8 @@ TataProfile tata_profile(const SequenceSet& seqs, const TataOptions& options) {
   std::size_t in_window = 0;
   for (const Sequence& s : seqs) {
     bool hit = false;
-    for (std::size_t start = 0; start + 8 <= s.size(); ++start) {
-      bool match = true;
-      for (std::size_t j = 0; j < 8 && match; ++j) match = (motif[j] >> s[start + j]) & 1u;
-      if (!match) continue;
+    for (std::size_t start = 0; start + kTataLength <= s.size(); ++start) {
+      if (!tata_at(s, start)) continue;
       const std::size_t d = s.size() - 1 - start;  // position -(d + 1) from the 3' end
       ++prof.start_counts[d];
       ++prof.matches;

@@ -6,16 +6,14 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "gsflow/engine/sequence_metrics.hpp"
 #include "gsflow/guidance/motif.hpp"
+#include "gsflow/guidance/properties.hpp"
 
 namespace gsflow::guidance::detail {
 
 namespace {
 
-// Kyte & Doolittle (1982) hydropathy, in the protein alphabet's order ACDEFGHIKLMNPQRSTVWY.
-constexpr std::array<double, 20> kKyteDoolittle = {1.8,  2.5,  -3.5, -3.5, 2.8,  -0.4, -3.2,
-                                                   4.5,  -3.9, 3.8,  1.9,  -3.5, -1.6, -3.5,
-                                                   -4.5, -0.8, -0.7, 4.2,  -0.9, -1.3};
 // Side-chain charges at pH 7: K, R +1; H +0.1 (pKa ~6.0, ~10 % protonated); D, E -1. Termini are
 // left out: they cancel for the net charge of a free peptide.
 constexpr std::array<double, 20> kCharge = {0, 0, -1, -1, 0, 0, 0.1, 0, 1, 0,
@@ -142,23 +140,17 @@ class TataObjective final : public Objective {
   void evaluate(const SequenceRows& s, std::span<double> scores,
                 const engine::Rows* grad) const override {
     if (grad) throw std::logic_error("tata has no gradient");
-    // Allowed letters per pattern position as bit sets over A=1 C=2 G=4 T=8: T A T A W A W R.
-    static constexpr std::array<unsigned, 8> kPattern = {8, 1, 8, 1, 9, 1, 9, 5};
-    std::vector<unsigned> bits;
+    std::vector<std::uint8_t> letters;
     for (std::size_t i = 0; i < s.n; ++i) {
       const std::size_t len = s.length_of(i);
-      bits.assign(len, 0);
+      letters.resize(len);
       for (std::size_t p = 0; p < len; ++p) {
         const float* row = s.x.data + (i * s.length + p) * s.x.stride;
-        bits[p] = 1u << (std::max_element(row, row + 4) - row);
+        letters[p] = static_cast<std::uint8_t>(std::max_element(row, row + 4) - row);
       }
       double count = 0.0;
-      for (std::size_t q = 0; q + kPattern.size() <= len; ++q) {
-        bool match = true;
-        for (std::size_t j = 0; j < kPattern.size() && match; ++j)
-          match = (bits[q + j] & kPattern[j]) != 0;
-        count += match ? 1.0 : 0.0;
-      }
+      for (std::size_t q = 0; q + engine::kTataLength <= len; ++q)
+        count += engine::tata_at(letters, q) ? 1.0 : 0.0;
       scores[i] = count;
     }
   }

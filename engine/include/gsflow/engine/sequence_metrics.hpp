@@ -126,8 +126,13 @@ struct TataProfile {
   double window_fraction = 0.0;  // fraction of sequences with >= 1 match starting in the window
 };
 
-// Matches of TATAWAWR (W = A/T, R = A/G) on the given strand only (no reverse complement). DNA
-// only (K = 4, ACGT order).
+// True when TATAWAWR (W = A/T, R = A/G) starts at `start` of the DNA letters `s` (ACGT order);
+// false when fewer than kTataLength letters follow.
+inline constexpr std::size_t kTataLength = 8;
+bool tata_at(std::span<const std::uint8_t> s, std::size_t start);
+
+// Matches of TATAWAWR on the given strand only (no reverse complement). DNA only (K = 4, ACGT
+// order).
 TataProfile tata_profile(const SequenceSet& seqs, const TataOptions& options = {});
 
 struct TataComparison {

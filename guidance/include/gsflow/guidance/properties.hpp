@@ -2,12 +2,18 @@
 // DNA, GRAVY hydropathy (Kyte & Doolittle 1982) for peptides.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <span>
 #include <string>
 
 namespace gsflow::guidance {
+
+// Kyte & Doolittle (1982) hydropathy, in the protein alphabet's order ACDEFGHIKLMNPQRSTVWY.
+inline constexpr std::array<double, 20> kKyteDoolittle = {
+    1.8, 2.5, -3.5, -3.5, 2.8, -0.4, -3.2, 4.5, -3.9, 3.8,
+    1.9, -3.5, -1.6, -3.5, -4.5, -0.8, -0.7, 4.2, -0.9, -1.3};
 
 // Scores by name for a sequence of letter indices in the alphabet named `alphabet` ("dna":
 // {"gc"}, "protein": {"gravy"}, anything else: none).
