@@ -15,6 +15,7 @@
 #include "gsflow/models/catalog.hpp"
 #include "gsflow/models/classifier.hpp"
 #include "gsflow/models/model.hpp"
+#include "statistics.hpp"
 
 namespace gsflow::app {
 
@@ -38,8 +39,7 @@ double median_ms(int repeats, F&& f) {
     f();
     t.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
   }
-  std::sort(t.begin(), t.end());
-  return t[t.size() / 2];
+  return median(std::move(t));
 }
 
 void run_bench_classifier(const BenchClassifierCli& cli) {

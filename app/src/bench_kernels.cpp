@@ -18,6 +18,7 @@
 #include "global_options.hpp"
 #include "gsflow/engine/kernels.hpp"
 #include "gsflow/models/torch_baseline.hpp"
+#include "statistics.hpp"
 
 namespace gsflow::app {
 
@@ -49,8 +50,7 @@ double median_seconds(const std::function<void()>& fn, double min_seconds) {
     times.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
     if (times.size() >= 1000) break;
   }
-  std::nth_element(times.begin(), times.begin() + times.size() / 2, times.end());
-  return times[times.size() / 2];
+  return median(std::move(times));
 }
 
 struct Result {

@@ -15,6 +15,7 @@
 #include "generation_run.hpp"
 #include "gsflow/storage/run_store.hpp"
 #include "interrupt.hpp"
+#include "statistics.hpp"
 
 namespace gsflow::app {
 
@@ -29,11 +30,6 @@ struct BenchStoreCli {
   int steps = 100, repeats = 3, threads = 2, frames_every = 10;
   bool sizes = false, json = false;
 };
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.empty() ? 0.0 : v[v.size() / 2];
-}
 
 void remove_db(const std::string& file) {
   for (const char* suffix : {"", "-wal", "-shm"}) fs::remove(file + suffix);

@@ -8,12 +8,11 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <numeric>
 #include <optional>
-#include <sstream>
 
 #include "global_options.hpp"
 #include "gsflow/engine/sequence_metrics.hpp"
@@ -24,6 +23,7 @@
 #include "gsflow/models/catalog.hpp"
 #include "model_commands.hpp"
 #include "sequence_sets.hpp"
+#include "statistics.hpp"
 
 namespace gsflow::app {
 
@@ -33,48 +33,24 @@ using nlohmann::json;
 
 struct EvalGuidanceCli {
   std::string model = "dna-promoter", objective, judge, split = "validation", data, out;
-  std::string gammas = "0,1,2,4,8", schedule = "constant", from = "state";
+  std::vector<double> gammas = {0, 1, 2, 4, 8};
+  std::string schedule = "constant", from = "state";
   std::size_t n = 500, pool = 0;
   int steps = 100, samples = 4, threads = 2;
   std::uint64_t seed = 0;
   bool json = false;
 };
 
-std::vector<double> parse_gammas(const std::string& text) {
-  std::vector<double> out;
-  std::stringstream in(text);
-  std::string item;
-  while (std::getline(in, item, ',')) {
-    std::size_t used = 0;
-    double g = -1.0;
-    try {
-      g = std::stod(item, &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    if (used != item.size() || !(g >= 0.0) || !std::isfinite(g))
-      throw std::invalid_argument("--gammas: '" + item + "' is not a number >= 0");
-    out.push_back(g);
-  }
-  if (out.empty()) throw std::invalid_argument("--gammas: give at least one value");
-  if (std::find(out.begin(), out.end(), 0.0) == out.end()) out.insert(out.begin(), 0.0);
-  std::sort(out.begin(), out.end());
-  out.erase(std::unique(out.begin(), out.end()), out.end());
-  return out;
-}
-
-double mean_of(const std::vector<double>& v) {
-  return v.empty() ? 0.0 : std::accumulate(v.begin(), v.end(), 0.0) / static_cast<double>(v.size());
-}
-
-// The q-quantile (0..1) by linear interpolation between order statistics.
-double quantile(std::vector<double> v, double q) {
-  if (v.empty()) return 0.0;
-  std::sort(v.begin(), v.end());
-  const double pos = q * static_cast<double>(v.size() - 1);
-  const auto lo = static_cast<std::size_t>(pos);
-  const std::size_t hi = std::min(lo + 1, v.size() - 1);
-  return v[lo] + (pos - static_cast<double>(lo)) * (v[hi] - v[lo]);
+// The gammas to run: 0 (the unguided reference) added, sorted, without repeats. Throws
+// std::invalid_argument for a negative or infinite one.
+std::vector<double> gamma_list(std::vector<double> gammas) {
+  for (const double g : gammas)
+    if (!(g >= 0.0) || !std::isfinite(g))
+      throw std::invalid_argument(fmt::format("--gammas: {} is not a number >= 0", g));
+  gammas.push_back(0.0);
+  std::sort(gammas.begin(), gammas.end());
+  gammas.erase(std::unique(gammas.begin(), gammas.end()), gammas.end());
+  return gammas;
 }
 
 struct Generated {
@@ -87,7 +63,7 @@ void run_eval_guidance(const EvalGuidanceCli& cli) {
   if (cli.split != "validation" && cli.split != "test")
     throw std::invalid_argument("--split: expected validation or test, not '" + cli.split + "'");
   if (cli.objective.empty()) throw std::invalid_argument("--objective: required");
-  const auto gammas = parse_gammas(cli.gammas);
+  const auto gammas = gamma_list(cli.gammas);
   const auto file = models::resolve_model(cli.model);
   const auto model = models::Model::load(file);
   const auto& spec = model.spec();
@@ -161,16 +137,17 @@ void run_eval_guidance(const EvalGuidanceCli& cli) {
     const auto guide = guidance::score_sequences(*objective, g.sequences);
     const auto judged = judge_scores(g.sequences);
     const auto m = engine::evaluate_set(g.sequences, reference, training, spec.k, kmax);
-    const double js = mean_of(m.kmer_js);
+    const double js = mean(m.kmer_js);
+    const std::uint64_t calls = g.objective_calls / cli.n;
     if (gamma == 0.0) {
       unguided_guide = guide;
       unguided_judge = judged;
       unguided_seconds = g.seconds;
     } else {
-      calls_per_sequence = g.objective_calls / std::max<std::size_t>(cli.n, 1);
+      calls_per_sequence = calls;
     }
     json row = {{"gamma", gamma},
-                {"guide_mean", mean_of(guide)},
+                {"guide_mean", mean(guide)},
                 {"guide_p10", quantile(guide, 0.1)},
                 {"guide_median", quantile(guide, 0.5)},
                 {"guide_p90", quantile(guide, 0.9)},
@@ -182,9 +159,9 @@ void run_eval_guidance(const EvalGuidanceCli& cli) {
                 {"exact_copy_fraction", m.exact_copy_fraction},
                 {"seconds", g.seconds},
                 {"time_ratio", unguided_seconds > 0 ? g.seconds / unguided_seconds : 1.0},
-                {"objective_calls_per_sequence", g.objective_calls / std::max<std::size_t>(cli.n, 1)}};
+                {"objective_calls_per_sequence", calls}};
     if (judge) {
-      row["judge_mean"] = mean_of(judged);
+      row["judge_mean"] = mean(judged);
       row["judge_median"] = quantile(judged, 0.5);
     }
     results.push_back(row);
@@ -299,6 +276,7 @@ void add_eval_guidance_command(CLI::App& app) {
   cmd->add_option("--judge", cli->judge,
                   "Independent judge (default: the bundled judge named like the objective)");
   cmd->add_option("--gammas", cli->gammas, "Comma-separated gammas (0 is always included)")
+      ->delimiter(',')
       ->capture_default_str();
   cmd->add_option("--n", cli->n, "Sequences per gamma")->check(CLI::PositiveNumber)->capture_default_str();
   cmd->add_option("--steps", cli->steps, "Sampling steps")->check(CLI::PositiveNumber)->capture_default_str();

@@ -109,7 +109,6 @@ GenerateResult generate(const models::Model& model, const GenerateRequest& reque
   const std::size_t steps_total = batches * static_cast<std::size_t>(options.steps);
   engine::Guide guide;
   if (request.guidance.active()) {
-    check_guidance(request.guidance);
     guide = make_guide(guidance_objectives(model, request), request.guidance, options.seed,
                        [&lengths, first = request.first](std::size_t i) { return lengths[i - first]; },
                        on_step_score, &result.guidance);

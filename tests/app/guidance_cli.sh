@@ -145,8 +145,10 @@ PY
   fi
   ;;
 eval_bad)
-  expect_rc 2 "$G" eval-guidance --objective promoter --gammas 0,x --n 4 --steps 2
-  expect_err "--gammas: 'x'"
+  expect_rc 1 "$G" eval-guidance --objective promoter --gammas 0,x --n 4 --steps 2
+  expect_err "gammas"
+  expect_rc 2 "$G" eval-guidance --objective promoter --gammas 0,-1 --n 4 --steps 2
+  expect_err "--gammas: -1"
   expect_rc 2 "$G" eval-guidance --objective promoter --judge amp --n 4 --steps 2
   expect_err "judge"
   expect_rc 2 "$G" eval-guidance --model peptide --objective gc --n 4 --steps 2

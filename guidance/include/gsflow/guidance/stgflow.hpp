@@ -80,7 +80,8 @@ struct GuidanceStats {
 // gives the real length of global sequence i (padding beyond it is ignored). Randomness: the
 // draws of sequence i at step s are keyed by (seed, s, m, i), so batches and shards agree.
 // `sink` (optional) receives each step's mean scores; `stats` (optional) is added to. Both must
-// outlive the guide, which must not be called from two threads at once.
+// outlive the guide, which must not be called from two threads at once. Throws
+// std::invalid_argument for options check_guidance refuses.
 engine::Guide make_guide(std::vector<std::shared_ptr<const Objective>> objectives,
                          const GuidanceOptions& options, std::uint64_t seed,
                          std::function<std::size_t(std::size_t)> length_of,
