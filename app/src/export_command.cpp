@@ -9,6 +9,7 @@
 #include <set>
 
 #include "gsflow/engine/fasta.hpp"
+#include "gsflow/storage/run_export.hpp"
 #include "run_records.hpp"
 #include "store_commands.hpp"
 
@@ -31,13 +32,6 @@ std::ofstream create(const std::string& file) {
 void finish(std::ostream& out, const std::string& file) {
   out.flush();
   if (!out) throw std::runtime_error(file + ": write failed");
-}
-
-std::string csv_field(const std::string& s) {
-  if (s.find_first_of(",\"\n") == std::string::npos) return s;
-  std::string q = "\"";
-  for (const char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return q + "\"";
 }
 
 void run_export(const ExportCli& cli) {
@@ -74,30 +68,12 @@ void run_export(const ExportCli& cli) {
     auto out = create(cli.fasta);
     engine::FastaWriter writer(out, {cli.width});
     for (const auto& s : sequences)
-      writer.write(fasta_header(run.name, run.model.name, run.method, run.seed, steps, s), s.text);
+      writer.write(storage::fasta_header(run.name, run.model.name, run.method, run.seed, steps, s), s.text);
     finish(out, cli.fasta);
-  }
-  std::vector<std::string> objectives;
-  {
-    std::set<std::string> names;
-    for (const auto& s : sequences)
-      for (const auto& [k, v] : s.scores) names.insert(k);
-    objectives.assign(names.begin(), names.end());
   }
   if (!cli.csv.empty()) {
     auto out = create(cli.csv);
-    out << "id,index,sequence,length";
-    for (const auto& o : objectives) out << "," << csv_field(o);
-    out << ",novelty\n";
-    for (const auto& s : sequences) {
-      out << csv_field(fmt::format("{}_s{}", run.name, s.index)) << "," << s.index << ","
-          << s.text << "," << s.text.size();
-      for (const auto& o : objectives) {
-        const auto it = s.scores.find(o);
-        out << "," << (it == s.scores.end() ? "" : fmt::format("{:.6g}", it->second));
-      }
-      out << "," << (s.novelty ? fmt::format("{:.6g}", *s.novelty) : "") << "\n";
-    }
+    storage::write_csv(out, run.name, sequences);
     finish(out, cli.csv);
   }
   if (!cli.json.empty()) {

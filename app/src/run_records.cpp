@@ -45,15 +45,4 @@ nlohmann::json run_json(const storage::RunInfo& r) {
   return j;
 }
 
-std::string fasta_header(const std::string& run, const std::string& model,
-                         const std::string& method, std::uint64_t seed, int steps,
-                         const storage::SequenceRecord& s) {
-  std::string header = fmt::format("{}_s{} model={} method={} seed={} steps={} length={}", run,
-                                   s.index, model, method, seed, steps, s.text.size());
-  for (const auto& [objective, value] : s.scores)
-    header += fmt::format(" {}={:.4g}", objective, value);
-  if (s.novelty) header += fmt::format(" novelty={:.4g}", *s.novelty);
-  return header;
-}
-
 }  // namespace gsflow::app

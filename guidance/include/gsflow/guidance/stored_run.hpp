@@ -1,0 +1,63 @@
+// One generation run from parameters to the run store: the pipeline `gsflow generate`, `gsflow
+// rerun` and gsflow-studio share, so a run made in either is the same record. Sequences are
+// committed batch by batch with their trajectory frames and step scores, so a cancelled or
+// crashed run keeps everything completed.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "gsflow/guidance/run_params.hpp"
+#include "gsflow/storage/records.hpp"
+
+namespace gsflow::guidance {
+
+struct StoredRunOptions {
+  RunParams params;             // what to generate; params.consistent forces reference kernels
+  bool method_given = false;    // params.sampler.method was asked for (else the model's)
+  std::string db;               // run store file; "" = do not store
+  std::string name, notes;      // run name ("" = MODEL-sSEED), notes
+  bool rename_if_taken = false;  // number a taken name instead of refusing it
+  std::vector<std::string> tags;
+  std::string expect_model_hash;  // rerun: the model must still be this file ("" = any)
+};
+
+// Observers of a run. All are called on the thread that called run_and_store().
+struct StoredRunHooks {
+  std::function<void(std::size_t done, std::size_t total)> progress;  // sampler steps
+  // The run has its id and name (after begin_run; id 0 when not stored) and its model is loaded.
+  std::function<void(std::int64_t id, const std::string& name)> started;
+  // Every trajectory frame of one sequence (params.sampler.frames_every > 0), as it is made.
+  std::function<void(const storage::FrameRecord&)> frame;
+  // Each finished batch (sequences with scores, frames, step scores) after it is stored.
+  std::function<void(const storage::Batch&)> batch;
+  // Set from any thread: stop now, abandoning the batch in progress (completed ones are kept).
+  const std::atomic<bool>* cancel = nullptr;
+  // Asked after each batch: true = stop after it (a graceful stop).
+  std::function<bool()> stop;
+  // Notices for the user (e.g. runs of dead processes marked interrupted when the store opened).
+  std::function<void(const std::string&)> notice;
+};
+
+struct StoredRunOutcome {
+  std::int64_t run_id = 0;  // 0 when not stored
+  std::string run_name, status, model_name, model_file, model_hash, alphabet;
+  std::vector<std::string> kernels;
+  std::vector<storage::SequenceRecord> sequences;  // what was generated, request order
+  std::size_t frames = 0;                          // trajectory frames made
+  double seconds = 0.0, network_seconds = 0.0;
+  double guidance_seconds = 0.0;      // time inside STGFlow guidance
+  std::uint64_t objective_calls = 0;  // sequences scored by guidance objectives
+};
+
+// Loads and checks the model, registers the run in the store before any work, generates,
+// stores each batch, and finishes the run as completed or, after a cancel or stop, interrupted.
+// options.params comes back with the model's method. Throws (std::invalid_argument,
+// models::ModelError, storage::StorageError, ...) for bad input; a run already begun in the store
+// is then marked failed with the message.
+StoredRunOutcome run_and_store(StoredRunOptions options, const StoredRunHooks& hooks = {});
+
+}  // namespace gsflow::guidance
