@@ -18,8 +18,9 @@ RunOutcome execute_run(RunOptions options, const InterruptGuard& interrupt) {
   options.params.consistent = global_options().consistent;
   std::unique_ptr<Progress> progress;
   guidance::StoredRunHooks hooks;
-  hooks.started = [&](std::int64_t, const std::string& name) {
-    progress = std::make_unique<Progress>(fmt::format("generate {}", name), options.progress);
+  hooks.started = [&](const RunOutcome& run) {
+    progress =
+        std::make_unique<Progress>(fmt::format("generate {}", run.run_name), options.progress);
   };
   hooks.progress = [&](std::size_t done, std::size_t total) {
     if (progress) progress->update(done, total);

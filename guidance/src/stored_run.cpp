@@ -135,7 +135,7 @@ StoredRunOutcome run_and_store(StoredRunOptions options, const StoredRunHooks& h
   } else {
     outcome.run_name = options.name.empty() ? outcome.model_name : options.name;
   }
-  if (hooks.started) hooks.started(outcome.run_id, outcome.run_name);
+  if (hooks.started) hooks.started(outcome);
 
   // Frames arrive per batch before that batch's sequences; they are stored together.
   std::vector<storage::FrameRecord> pending;

@@ -25,11 +25,23 @@ struct StoredRunOptions {
   std::string expect_model_hash;  // rerun: the model must still be this file ("" = any)
 };
 
+struct StoredRunOutcome {
+  std::int64_t run_id = 0;  // 0 when not stored
+  std::string run_name, status, model_name, model_file, model_hash, alphabet;
+  std::vector<std::string> kernels;
+  std::vector<storage::SequenceRecord> sequences;  // what was generated, request order
+  std::size_t frames = 0;                          // trajectory frames made
+  double seconds = 0.0, network_seconds = 0.0;
+  double guidance_seconds = 0.0;      // time inside STGFlow guidance
+  std::uint64_t objective_calls = 0;  // sequences scored by guidance objectives
+};
+
 // Observers of a run. All are called on the thread that called run_and_store().
 struct StoredRunHooks {
   std::function<void(std::size_t done, std::size_t total)> progress;  // sampler steps
-  // The run has its id and name (after begin_run; id 0 when not stored) and its model is loaded.
-  std::function<void(std::int64_t id, const std::string& name)> started;
+  // The model is loaded and the run begun in the store: the outcome so far (run id and name, model,
+  // alphabet, kernels; no sequences yet).
+  std::function<void(const StoredRunOutcome&)> started;
   // Every trajectory frame of one sequence (params.sampler.frames_every > 0), as it is made.
   std::function<void(const storage::FrameRecord&)> frame;
   // Each finished batch (sequences with scores, frames, step scores) after it is stored.
@@ -42,20 +54,9 @@ struct StoredRunHooks {
   std::function<void(const std::string&)> notice;
 };
 
-struct StoredRunOutcome {
-  std::int64_t run_id = 0;  // 0 when not stored
-  std::string run_name, status, model_name, model_file, model_hash, alphabet;
-  std::vector<std::string> kernels;
-  std::vector<storage::SequenceRecord> sequences;  // what was generated, request order
-  std::size_t frames = 0;                          // trajectory frames made
-  double seconds = 0.0, network_seconds = 0.0;
-  double guidance_seconds = 0.0;      // time inside STGFlow guidance
-  std::uint64_t objective_calls = 0;  // sequences scored by guidance objectives
-};
-
 // Loads and checks the model, registers the run in the store before any work, generates,
 // stores each batch, and finishes the run as completed or, after a cancel or stop, interrupted.
-// options.params comes back with the model's method. Throws (std::invalid_argument,
+// Throws (std::invalid_argument,
 // models::ModelError, storage::StorageError, ...) for bad input; a run already begun in the store
 // is then marked failed with the message.
 StoredRunOutcome run_and_store(StoredRunOptions options, const StoredRunHooks& hooks = {});
