@@ -1,5 +1,6 @@
 // gsflow-studio: the desktop app's entry point; all widgets live in the ui layer.
-// --screenshot FILE renders the main window (offscreen works), saves it as PNG and exits.
+// --db FILE picks the run store (default: the same as `gsflow`); --screenshot FILE renders the
+// main window (offscreen works), saves it as PNG and exits.
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QTimer>
@@ -22,9 +23,12 @@ int main(int argc, char** argv) {
   const QCommandLineOption screenshot("screenshot",
                                       "Save the main window as a PNG to <file> and exit.", "file");
   parser.addOption(screenshot);
+  const QCommandLineOption db("db", "Run store <file> (default: $GSFLOW_DB or the user's store).",
+                              "file");
+  parser.addOption(db);
   parser.process(app);
 
-  gsflow::ui::MainWindow window;
+  gsflow::ui::MainWindow window(parser.value(db));
   window.show();
   if (parser.isSet(screenshot)) {
     const QString path = parser.value(screenshot);

@@ -1,16 +1,114 @@
-// gsflow-studio's main window. For now it shows what the app will do and which kernels this machine
-// runs; the design, trajectory and results views arrive with the studio issue.
+// gsflow-studio's main window: the design form on the left; the trajectory, results, comparison
+// and history views in tabs; Run / Cancel / Export actions with shortcuts; a progress bar. Runs go
+// through a RunController (worker thread) into the same SQLite store as the `gsflow` command line.
 #pragma once
 
 #include <QMainWindow>
+#include <QString>
+#include <cstdint>
+
+#include "gsflow/guidance/stored_run.hpp"
+
+class QAction;
+class QLabel;
+class QProgressBar;
+class QTabWidget;
 
 namespace gsflow::ui {
+
+class CompareView;
+class DesignPanel;
+class HistoryView;
+class PlotWidget;
+class ResultsView;
+class RunController;
+class TrajectoryView;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
 
  public:
-  explicit MainWindow(QWidget* parent = nullptr);
+  // `database`: the run store file ("" = storage::default_database_path(), like `gsflow`).
+  explicit MainWindow(const QString& database = QString(), QWidget* parent = nullptr);
+  ~MainWindow() override;
+
+  QString databasePath() const { return database_; }
+  void setDatabasePath(const QString& file);
+
+  // Starts the run the design form describes; false (with an error dialog) when it cannot start.
+  bool startRun();
+  void cancelRun();
+  bool isRunning() const;
+  // Shows a stored run (results, trajectories, scores). False with a dialog when it cannot.
+  bool reopenRun(std::int64_t id);
+  // Runs a stored run again with its parameters and recorded model (checked by hash).
+  bool rerunRun(std::int64_t id);
+  // Deletes a stored run; with `confirm` the user is asked first. False when not deleted.
+  bool deleteRun(std::int64_t id, bool confirm = true);
+  void refreshHistory();
+
+  // Writes the sequences shown in the results table to `file`: FASTA (".fa", ".fasta", ".fna",
+  // ".faa") with the command line's headers, or CSV (".csv"). Returns "" or the error (also shown
+  // as a dialog).
+  QString exportSequences(const QString& file);
+  // Writes `plot` as PNG or SVG (by suffix). Returns "" or the error (also shown as a dialog).
+  QString exportPlot(PlotWidget* plot, const QString& file);
+
+  std::int64_t currentRunId() const { return current_.id; }
+  QString currentRunName() const { return current_.name; }
+
+  DesignPanel* designPanel() const { return design_; }
+  TrajectoryView* trajectoryView() const { return trajectory_; }
+  ResultsView* resultsView() const { return results_; }
+  CompareView* compareView() const { return compare_; }
+  HistoryView* historyView() const { return history_; }
+  QTabWidget* tabs() const { return tabs_; }
+  RunController* controller() const { return controller_; }
+  QProgressBar* progressBar() const { return progress_; }
+  QAction* runAction() const { return run_; }
+  QAction* cancelAction() const { return cancel_; }
+  QAction* exportAction() const { return export_; }
+  QAction* exportPlotAction() const { return exportPlot_; }
+
+ signals:
+  // A run ended: status "completed", "interrupted" or "failed".
+  void runEnded(const QString& status);
+  // An error dialog was shown (tests watch this instead of clicking dialogs).
+  void errorShown(const QString& message);
+
+ protected:
+  void closeEvent(QCloseEvent* event) override;
+
+ private:
+  struct CurrentRun {
+    std::int64_t id = 0;
+    QString name, model, method, alphabet;
+    std::uint64_t seed = 0;
+    int steps = 0;
+  };
+
+  void buildActions();
+  void showError(const QString& title, const QString& message);
+  void setRunning(bool running);
+  void loadFrames(std::size_t sequence);
+  void exportSequencesDialog();
+  void exportPlotDialog(PlotWidget* plot);
+  PlotWidget* currentPlot() const;
+  void saveSettings() const;
+  void restoreSettings();
+
+  QString database_;
+  CurrentRun current_;
+  DesignPanel* design_;
+  TrajectoryView* trajectory_;
+  ResultsView* results_;
+  CompareView* compare_;
+  HistoryView* history_;
+  QTabWidget* tabs_;
+  RunController* controller_;
+  QProgressBar* progress_;
+  QLabel* status_;
+  QAction *run_ = nullptr, *cancel_ = nullptr, *export_ = nullptr, *exportPlot_ = nullptr;
 };
 
 }  // namespace gsflow::ui

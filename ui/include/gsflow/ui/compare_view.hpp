@@ -1,0 +1,59 @@
+// Side-by-side comparison of two stored runs: the distribution of a chosen score in each (overlaid
+// histograms) and their k-mer composition (grouped bars).
+#pragma once
+
+#include <QWidget>
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "gsflow/storage/records.hpp"
+
+class QComboBox;
+class QLabel;
+class QSpinBox;
+
+namespace gsflow::ui {
+
+class BarChart;
+class HistogramChart;
+
+class CompareView : public QWidget {
+  Q_OBJECT
+
+ public:
+  // Reads a run's sequences (from the store); may throw (shown in the view's message line).
+  using Loader = std::function<std::vector<storage::SequenceRecord>(std::int64_t run)>;
+
+  explicit CompareView(QWidget* parent = nullptr);
+
+  void setLoader(Loader loader) { loader_ = std::move(loader); }
+  // The runs to choose from (keeps the chosen ones when still present).
+  void setRuns(const std::vector<storage::RunInfo>& runs);
+  // Chooses the two runs to compare and redraws.
+  void compare(std::int64_t left, std::int64_t right);
+  void setScore(const QString& score);
+  void setK(int k);
+
+  HistogramChart* histogram() const { return histogram_; }
+  BarChart* bars() const { return bars_; }
+
+ private:
+  void update();
+
+  Loader loader_;
+  std::vector<storage::RunInfo> runs_;
+  QComboBox *left_, *right_, *score_;
+  QSpinBox* k_;
+  QLabel* message_;
+  HistogramChart* histogram_;
+  BarChart* bars_;
+  bool updating_ = false;
+};
+
+// Frequencies of the k-mers of `alphabetLetters` (lexicographic, K^k of them) over all windows
+// of the sequences; letters outside the alphabet break windows.
+std::vector<double> kmerFrequencies(const std::vector<storage::SequenceRecord>& sequences,
+                                    const QString& alphabetLetters, int k);
+
+}  // namespace gsflow::ui

@@ -1,0 +1,104 @@
+// The results table of gsflow-studio: one row per generated sequence (index, sequence, length,
+// one column per stored score, novelty when known, and composition: GC fraction for DNA, the
+// most frequent residue's share for peptides). Rows can be appended live while a run goes.
+// Qt Core only (no widgets): passes QAbstractItemModelTester.
+#pragma once
+
+#include <QAbstractTableModel>
+#include <QPointer>
+#include <QSortFilterProxyModel>
+#include <QStringList>
+#include <vector>
+
+#include "gsflow/storage/records.hpp"
+
+namespace gsflow::ui {
+
+class ResultsModel : public QAbstractTableModel {
+  Q_OBJECT
+
+ public:
+  // Qt::DisplayRole gives text (scores to 4 significant digits); SortRole gives the raw value
+  // (double for numbers, QString for text) for sorting and filtering.
+  static constexpr int SortRole = Qt::UserRole + 1;
+
+  explicit ResultsModel(QObject* parent = nullptr);
+
+  // Replaces every row. `alphabet` is "dna" or "protein" (composition column), anything else
+  // leaves the composition column out.
+  void setSequences(std::vector<storage::SequenceRecord> sequences, const QString& alphabet);
+  // Appends rows (a batch finished during a run). New score names add columns (a model reset
+  // when the columns change, else rows are inserted).
+  void appendSequences(const std::vector<storage::SequenceRecord>& sequences);
+  void clear();
+
+  const std::vector<storage::SequenceRecord>& sequences() const { return sequences_; }
+  const storage::SequenceRecord& sequenceAt(int row) const;
+  // Column headers in order; scoreNames() the score columns among them (sorted by name).
+  QStringList columnNames() const;
+  QStringList scoreNames() const;
+  // The column index of header `name` (e.g. "gc", "sequence"), or -1.
+  int columnOf(const QString& name) const;
+
+  int rowCount(const QModelIndex& parent = {}) const override;
+  int columnCount(const QModelIndex& parent = {}) const override;
+  QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+  QVariant headerData(int section, Qt::Orientation orientation,
+                      int role = Qt::DisplayRole) const override;
+
+ private:
+  std::vector<storage::SequenceRecord> sequences_;
+  QString alphabet_;
+  QStringList scores_;  // sorted score names (union over rows)
+  bool hasNovelty_ = false;
+  // Per-row composition text and sort value, computed once per row (sorting asks O(n log n)
+  // times); empty when the alphabet has no composition column.
+  struct Composition {
+    QString text;
+    QVariant sortValue;  // invalid for an empty sequence
+  };
+  std::vector<Composition> compositions_;
+
+  bool hasComposition() const;
+  void cacheComposition(std::size_t from);
+  // Adds score names and novelty found in `sequences` to the columns; true when they changed.
+  bool mergeColumns(const std::vector<storage::SequenceRecord>& sequences);
+};
+
+// Sorting (by SortRole) and filtering of ResultsModel. The filter text is either
+//  - a comparison "COLUMN OP NUMBER" with OP one of > >= < <= = (e.g. "gc > 0.5",
+//    "promoter>=0.9"): keeps rows whose column compares true;
+//  - or plain text: keeps rows whose sequence contains it (case-insensitive; "TATA").
+// Several conditions can be joined with ';' (all must hold). An unknown column or a malformed
+// number makes filterError() non-empty and keeps every row.
+class ResultsFilterModel : public QSortFilterProxyModel {
+  Q_OBJECT
+
+ public:
+  explicit ResultsFilterModel(QObject* parent = nullptr);
+  void setFilterText(const QString& text);
+  QString filterError() const { return error_; }
+
+ signals:
+  void filterErrorChanged(const QString& error);
+
+ protected:
+  bool filterAcceptsRow(int sourceRow, const QModelIndex& sourceParent) const override;
+
+ private:
+  struct Condition {
+    int column = -1;  // -1: sequence substring
+    QString op;       // ">", ">=", "<", "<=", "="
+    double value = 0.0;
+    QString text;
+  };
+  QVector<Condition> conditions_;
+  QString text_, error_;
+  QString sortName_;                      // header of the sort column when a source reset began
+  QPointer<QAbstractItemModel> watched_;  // the source the two connections below watch
+  QMetaObject::Connection aboutToResetConnection_, resetConnection_;
+  void parse();
+  void watchSource();
+};
+
+}  // namespace gsflow::ui

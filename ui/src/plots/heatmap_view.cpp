@@ -1,0 +1,169 @@
+// HeatmapView: one trajectory frame as a position x letter grid of probabilities, white to dark
+// blue, with letter labels, a position axis and a 0..1 colour bar.
+#include "gsflow/ui/plots/heatmap_view.hpp"
+
+#include <QFontMetricsF>
+#include <QPainter>
+#include <algorithm>
+#include <cmath>
+
+namespace gsflow::ui {
+
+namespace {
+
+// The darkest blue of ColorBrewer's sequential "Blues": dark enough for 1.0 to stand out, and a
+// single-hue ramp reads as "more" without a legend lookup.
+constexpr int kDark[3] = {8, 48, 107};
+
+// Position tick step: the smallest of 1, 2, 5, 10, 20, 50, ... whose labels do not collide.
+int positionStep(int length, qreal cellWidth, qreal labelWidth) {
+  for (int step : {1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000}) {
+    if (step * cellWidth >= labelWidth * 2.5 || step >= length) return step;
+  }
+  return 10000;
+}
+
+}  // namespace
+
+HeatmapView::HeatmapView(QWidget* parent) : PlotWidget(parent) {}
+
+void HeatmapView::setFrame(const QVector<float>& probabilities, int length, const QString& letters,
+                           const QString& title) {
+  if (length <= 0 || letters.isEmpty() ||
+      qsizetype(length) * letters.size() != probabilities.size()) {
+    clear();
+    return;
+  }
+  probabilities_ = probabilities;
+  length_ = length;
+  letters_ = letters;
+  title_ = title;
+  update();
+}
+
+void HeatmapView::clear() {
+  probabilities_.clear();
+  length_ = 0;
+  letters_.clear();
+  title_.clear();
+  update();
+}
+
+int HeatmapView::length() const { return length_; }
+
+float HeatmapView::probabilityAt(int position, int letter) const {
+  if (position < 0 || position >= length_ || letter < 0 || letter >= letters_.size()) return -1;
+  return probabilities_[qsizetype(position) * letters_.size() + letter];
+}
+
+QColor HeatmapView::colorFor(float p) {
+  const float t = std::isfinite(p) ? std::clamp(p, 0.0f, 1.0f) : 0.0f;
+  auto mix = [t](int dark) { return int(std::lround(255.0f + (dark - 255.0f) * t)); };
+  return QColor(mix(kDark[0]), mix(kDark[1]), mix(kDark[2]));
+}
+
+QSize HeatmapView::sizeHint() const {
+  const int rows = std::max<int>(4, letters_.size());
+  const int cells = std::clamp(length_ * 12, 360, 1200);
+  return QSize(cells + 160, rows * 22 + 110);
+}
+
+void HeatmapView::paintPlot(QPainter& painter, const QRectF& rect) const {
+  beginPlot(painter, rect);
+  const QRectF rest = drawTitle(painter, rect, title_);
+  if (length_ == 0) {
+    drawMessage(painter, rest, tr("no frame"));
+    painter.restore();
+    return;
+  }
+  const QFontMetricsF fm(painter.font(), painter.device());
+  const qreal pad = padding(painter);
+  const qreal gap = std::round(fm.height() * 0.3);
+  const int rows = int(letters_.size());
+
+  // Right of the cells: a gap, the colour bar and its labels.
+  const QVector<Tick> barTicks = niceTicks(0, 1, 4);
+  const qreal barWidth = std::round(fm.height() * 0.9);
+  const qreal right = pad * 1.5 + barWidth + 4 + gap + widestLabel(painter, barTicks) + pad;
+  qreal letterWidth = 0;
+  for (QChar c : letters_) letterWidth = std::max(letterWidth, fm.horizontalAdvance(c));
+  QRectF area = plotArea(painter, rest, letterWidth, false, true, -1, right);
+  // Whole-pixel cell edges: crisp cells whose interiors are exactly colorFor(p).
+  const qreal x0 = std::round(area.left()), y0 = std::round(area.top());
+  const qreal cellW = (std::round(area.right()) - x0) / length_;
+  const qreal cellH = (std::round(area.bottom()) - y0) / rows;
+  if (cellW <= 0 || cellH <= 0) {
+    painter.restore();
+    return;
+  }
+  auto xAt = [&](int i) { return std::round(x0 + i * cellW); };
+  auto yAt = [&](int j) { return std::round(y0 + j * cellH); };
+  // Thin white borders separate cells only while cells are wide enough to keep their colour.
+  const qreal border = cellW >= 8 && cellH >= 8 ? 1 : 0;
+
+  painter.save();
+  painter.setRenderHint(QPainter::Antialiasing, false);
+  painter.setPen(Qt::NoPen);
+  for (int i = 0; i < length_; ++i) {
+    for (int j = 0; j < rows; ++j) {
+      const QRectF cell(QPointF(xAt(i), yAt(j)), QPointF(xAt(i + 1) - border, yAt(j + 1) - border));
+      painter.fillRect(cell, colorFor(probabilityAt(i, j)));
+    }
+  }
+  painter.setPen(QPen(kAxisColor, 1));
+  painter.setBrush(Qt::NoBrush);
+  painter.drawRect(
+      QRectF(QPointF(x0, y0), QPointF(xAt(length_), yAt(rows))).adjusted(-1, -1, 0, 0));
+  painter.restore();
+  const QRectF cells(QPointF(x0, y0), QPointF(xAt(length_), yAt(rows)));
+
+  // Letter labels; when rows are thinner than text, every n-th.
+  painter.setPen(kTextColor);
+  const int letterStep = std::max(1, int(std::ceil(fm.height() * 0.9 / cellH)));
+  for (int j = 0; j < rows; j += letterStep) {
+    const QRectF label(x0 - gap - 6 - letterWidth, yAt(j), letterWidth + 4, yAt(j + 1) - yAt(j));
+    painter.drawText(label, Qt::AlignRight | Qt::AlignVCenter, QString(letters_[j]));
+  }
+
+  // Position axis, 1-based like sequence coordinates: 1 and then multiples of the step.
+  const int step = positionStep(length_, cellW, fm.horizontalAdvance(QString::number(length_)));
+  QVector<Tick> ticks;
+  // "1" beside a small step (1 2 4 6 ...) reads as clutter; it joins only a step of 5 or more.
+  if (step == 1 ||
+      (step >= 5 && (step - 1) * cellW >= fm.horizontalAdvance(QString::number(step)) * 2.5))
+    ticks.push_back({1, QStringLiteral("1")});
+  for (int p = step; p <= length_; p += step)
+    if (p > 1) ticks.push_back({double(p), QString::number(p)});
+  // Centre of position p (1-based) is (p - 0.5) cells from the left.
+  QVector<Tick> centred = ticks;
+  for (Tick& t : centred) t.value -= 0.5;
+  drawXAxis(painter, QRectF(cells.left(), cells.top(), cells.width(), cells.height() + 1), 0,
+            length_, centred, false, tr("position"));
+
+  // Colour bar: the same colorFor() in thin bands, so it is the scale actually used.
+  const QRectF bar(cells.right() + pad * 1.5, cells.top(), barWidth, cells.height());
+  painter.save();
+  painter.setRenderHint(QPainter::Antialiasing, false);
+  const int bands = std::max(1, int(bar.height()));
+  for (int b = 0; b < bands; ++b) {
+    const qreal top = bar.top() + bar.height() * b / bands;
+    const qreal bottom = bar.top() + bar.height() * (b + 1) / bands;
+    painter.fillRect(QRectF(bar.left(), top, bar.width(), bottom - top),
+                     colorFor(1.0f - (b + 0.5f) / bands));
+  }
+  painter.setPen(QPen(kAxisColor, 1));
+  painter.setBrush(Qt::NoBrush);
+  painter.drawRect(bar.adjusted(-1, -1, 0, 0));
+  painter.restore();
+  for (const Tick& tick : barTicks) {
+    const qreal y = bar.bottom() - tick.value * bar.height();
+    painter.setPen(QPen(kAxisColor, 1));
+    painter.drawLine(QPointF(bar.right(), y), QPointF(bar.right() + 4, y));
+    painter.setPen(kTextColor);
+    painter.drawText(QRectF(bar.right() + 4 + gap, y - fm.height() / 2, 200, fm.height()),
+                     Qt::AlignLeft | Qt::AlignVCenter, tick.label);
+  }
+  painter.restore();
+}
+
+}  // namespace gsflow::ui

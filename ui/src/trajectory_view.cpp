@@ -1,0 +1,264 @@
+// The trajectory view (see trajectory_view.hpp).
+#include "gsflow/ui/trajectory_view.hpp"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QSlider>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QTimer>
+#include <QVBoxLayout>
+#include <algorithm>
+#include <cmath>
+
+#include "gsflow/ui/plots/heatmap_view.hpp"
+#include "gsflow/ui/plots/line_chart.hpp"
+
+namespace gsflow::ui {
+
+namespace {
+
+// Mean over positions of the Shannon entropy (bits) of the position's letter distribution.
+double meanEntropyBits(const std::vector<float>& x, std::size_t length, std::size_t k) {
+  if (length == 0 || k == 0) return 0.0;
+  double total = 0.0;
+  for (std::size_t i = 0; i < length; ++i)
+    for (std::size_t a = 0; a < k; ++a) {
+      const double p = x[i * k + a];
+      if (p > 0.0) total -= p * std::log2(p);
+    }
+  return total / static_cast<double>(length);
+}
+
+}  // namespace
+
+TrajectoryView::TrajectoryView(QWidget* parent) : QWidget(parent) {
+  heatmap_ = new HeatmapView(this);
+  entropy_ = new LineChart(this);
+  entropy_->setTitle(tr("Entropy of the sequence"));
+  entropy_->setAxisTitles(tr("time t"), tr("mean entropy per position (bits)"));
+  scores_ = new LineChart(this);
+  scores_->setTitle(tr("Guidance scores"));
+  scores_->setAxisTitles(tr("step"), tr("mean score of the batch"));
+
+  sequence_ = new QSpinBox(this);
+  sequence_->setRange(0, 0);
+  sequence_->setToolTip(tr("Which sequence's trajectory to show (its index in the run)"));
+  which_ = new QComboBox(this);
+  which_->addItem(tr("state"));
+  which_->addItem(tr("prediction"));
+  which_->setToolTip(tr("The sampler's state x_t, or the denoiser's prediction of the clean "
+                        "sequence at that time"));
+  slider_ = new QSlider(Qt::Horizontal, this);
+  slider_->setRange(0, 0);
+  slider_->setToolTip(tr("Trajectory frame"));
+  play_ = new QPushButton(tr("Play"), this);
+  play_->setCheckable(true);
+  play_->setToolTip(tr("Play the trajectory (Space)"));
+  time_ = new QLabel(tr("no frames"), this);
+  time_->setMinimumWidth(160);
+  timer_ = new QTimer(this);
+  timer_->setInterval(120);
+
+  auto* controls = new QHBoxLayout;
+  controls->addWidget(new QLabel(tr("Sequence"), this));
+  controls->addWidget(sequence_);
+  controls->addWidget(which_);
+  controls->addWidget(play_);
+  controls->addWidget(slider_, 1);
+  controls->addWidget(time_);
+
+  auto* charts = new QSplitter(Qt::Horizontal, this);
+  charts->addWidget(entropy_);
+  charts->addWidget(scores_);
+  auto* split = new QSplitter(Qt::Vertical, this);
+  split->addWidget(heatmap_);
+  split->addWidget(charts);
+  split->setStretchFactor(0, 3);
+  split->setStretchFactor(1, 2);
+
+  auto* layout = new QVBoxLayout(this);
+  layout->addLayout(controls);
+  layout->addWidget(split, 1);
+
+  connect(slider_, &QSlider::valueChanged, this, [this] { showFrame(); });
+  connect(slider_, &QSlider::sliderMoved, this, [this] { followLive_ = false; });
+  connect(which_, &QComboBox::currentIndexChanged, this, [this] { showFrame(); });
+  connect(sequence_, &QSpinBox::valueChanged, this, [this](int value) {
+    const auto s = static_cast<std::size_t>(value);
+    if (!hasFrames(s)) emit framesWanted(s);
+    followLive_ = true;
+    slider_->setRange(0, std::max(0, frameCount() - 1));
+    slider_->setValue(slider_->maximum());
+    showFrame();
+    updateEntropy();
+  });
+  connect(play_, &QPushButton::toggled, this, &TrajectoryView::play);
+  connect(timer_, &QTimer::timeout, this, [this] {
+    if (slider_->value() >= slider_->maximum()) {
+      play_->setChecked(false);
+      return;
+    }
+    slider_->setValue(slider_->value() + 1);
+  });
+  reset(QString(), 0);
+}
+
+void TrajectoryView::reset(const QString& letters, int sequences) {
+  play_->setChecked(false);
+  letters_ = letters;
+  frames_.clear();
+  scoreSums_.clear();
+  followLive_ = true;
+  {
+    const QSignalBlocker block(sequence_);
+    sequence_->setRange(0, std::max(0, sequences - 1));
+    sequence_->setValue(0);
+  }
+  slider_->setRange(0, 0);
+  heatmap_->clear();
+  entropy_->setSeries({});
+  entropy_->setMarker(std::nullopt);
+  scores_->setSeries({});
+  time_->setText(tr("no frames"));
+}
+
+void TrajectoryView::addFrame(const storage::FrameRecord& frame) {
+  // Live frames of the first sequences only (memory stays small for large runs); the others are
+  // read from the store when chosen.
+  constexpr std::size_t kLiveSequences = 64;
+  if (frame.sequence >= kLiveSequences && frame.sequence != currentSequence()) return;
+  auto& frames = frames_[frame.sequence];
+  frames.push_back(frame);
+  if (frame.sequence != currentSequence()) return;
+  const QSignalBlocker block(slider_);
+  slider_->setRange(0, static_cast<int>(frames.size()) - 1);
+  if (followLive_) slider_->setValue(slider_->maximum());
+  showFrame();
+  updateEntropy();
+}
+
+void TrajectoryView::setFrames(std::size_t sequence, std::vector<storage::FrameRecord> frames) {
+  std::sort(frames.begin(), frames.end(),
+            [](const auto& a, const auto& b) { return a.step < b.step; });
+  frames_[sequence] = std::move(frames);
+  if (sequence != currentSequence()) return;
+  const QSignalBlocker block(slider_);
+  slider_->setRange(0, std::max(0, frameCount() - 1));
+  slider_->setValue(slider_->maximum());
+  showFrame();
+  updateEntropy();
+}
+
+void TrajectoryView::addStepScores(const std::vector<storage::StepScore>& scores) {
+  if (scores.empty()) return;
+  for (const auto& s : scores) {
+    auto& cell = scoreSums_[s.objective][s.step];
+    cell.first += s.mean;
+    cell.second += 1;
+  }
+  updateScores();
+}
+
+std::size_t TrajectoryView::currentSequence() const {
+  return static_cast<std::size_t>(sequence_->value());
+}
+
+void TrajectoryView::setCurrentSequence(std::size_t sequence) {
+  sequence_->setValue(static_cast<int>(sequence));
+}
+
+const std::vector<storage::FrameRecord>* TrajectoryView::currentFrames() const {
+  const auto it = frames_.find(currentSequence());
+  return it == frames_.end() ? nullptr : &it->second;
+}
+
+int TrajectoryView::frameCount() const {
+  const auto* frames = currentFrames();
+  return frames ? static_cast<int>(frames->size()) : 0;
+}
+
+int TrajectoryView::currentFrame() const { return slider_->value(); }
+
+void TrajectoryView::setCurrentFrame(int index) {
+  followLive_ = false;
+  slider_->setValue(index);
+}
+
+bool TrajectoryView::hasFrames(std::size_t sequence) const { return frames_.count(sequence) > 0; }
+
+bool TrajectoryView::isPlaying() const { return timer_->isActive(); }
+
+void TrajectoryView::play(bool on) {
+  if (play_->isChecked() != on) {
+    play_->setChecked(on);  // re-enters through toggled
+    return;
+  }
+  if (on) {
+    if (slider_->value() >= slider_->maximum()) slider_->setValue(0);
+    followLive_ = false;
+    play_->setText(tr("Pause"));
+    timer_->start();
+  } else {
+    play_->setText(tr("Play"));
+    timer_->stop();
+  }
+}
+
+void TrajectoryView::showFrame() {
+  const auto* frames = currentFrames();
+  const int index = slider_->value();
+  if (!frames || index < 0 || index >= static_cast<int>(frames->size())) {
+    heatmap_->clear();
+    time_->setText(tr("no frames"));
+    entropy_->setMarker(std::nullopt);
+    return;
+  }
+  const auto& f = (*frames)[static_cast<std::size_t>(index)];
+  const bool prediction = which_->currentIndex() == 1 && !f.xhat.empty();
+  const auto& values = prediction ? f.xhat : f.x;
+  heatmap_->setFrame(QVector<float>(values.begin(), values.end()), static_cast<int>(f.length),
+                     letters_,
+                     tr("sequence %1, %2 at step %3 (t = %4)")
+                         .arg(f.sequence)
+                         .arg(prediction ? tr("prediction") : tr("state"))
+                         .arg(f.step)
+                         .arg(f.t, 0, 'f', 3));
+  time_->setText(tr("frame %1 of %2, step %3, t = %4")
+                     .arg(index + 1)
+                     .arg(frames->size())
+                     .arg(f.step)
+                     .arg(f.t, 0, 'f', 3));
+  entropy_->setMarker(f.t);
+}
+
+void TrajectoryView::updateEntropy() {
+  const auto* frames = currentFrames();
+  if (!frames || frames->empty()) {
+    entropy_->setSeries({});
+    return;
+  }
+  ChartSeries state{tr("state"), {}, {}};
+  ChartSeries prediction{tr("prediction"), {}, {}};
+  for (const auto& f : *frames) {
+    state.points.append({f.t, meanEntropyBits(f.x, f.length, f.k)});
+    if (!f.xhat.empty()) prediction.points.append({f.t, meanEntropyBits(f.xhat, f.length, f.k)});
+  }
+  QVector<ChartSeries> series{state};
+  if (!prediction.points.isEmpty()) series.append(prediction);
+  entropy_->setSeries(series);
+}
+
+void TrajectoryView::updateScores() {
+  QVector<ChartSeries> series;
+  for (const auto& [objective, steps] : scoreSums_) {
+    ChartSeries s{QString::fromStdString(objective), {}, {}};
+    for (const auto& [step, sum] : steps) s.points.append({double(step), sum.first / sum.second});
+    series.append(s);
+  }
+  scores_->setSeries(series);
+}
+
+}  // namespace gsflow::ui
