@@ -70,6 +70,7 @@ struct Watchdog {
     timer.setInterval(5);
     QObject::connect(&timer, &QTimer::timeout, [this] {
       const qint64 now = clock.elapsed();
+      if (now - last > 25) qInfo("UI thread away for %lld ms, until %lld ms", now - last, now);
       worst = std::max(worst, now - last);
       last = now;
     });
