@@ -629,4 +629,22 @@ void RunStore::set_notes(std::int64_t run, const std::string& notes) {
   });
 }
 
+void RunStore::set_novelty(std::int64_t run,
+                           const std::vector<std::pair<std::size_t, double>>& novelty) {
+  impl_->guard("set novelty", [&] {
+    SQLite::Transaction tx(impl_->db, SQLite::TransactionBehavior::IMMEDIATE);
+    SQLite::Statement q(impl_->db, "UPDATE sequences SET novelty = ? WHERE run_id = ? AND idx = ?");
+    for (const auto& [index, value] : novelty) {
+      q.reset();
+      q.bind(1, value);
+      q.bind(2, run);
+      q.bind(3, static_cast<std::int64_t>(index));
+      if (q.exec() != 1)
+        throw StorageError(impl_->file + ": run " + std::to_string(run) + " has no sequence " +
+                           std::to_string(index));
+    }
+    tx.commit();
+  });
+}
+
 }  // namespace gsflow::storage

@@ -150,6 +150,21 @@ TEST(RunStore, AFailedBatchStoresNothingOfItAndKeepsEarlierBatches) {
   EXPECT_EQ(store.frames(id).size(), 4u);
 }
 
+TEST(RunStore, NoveltyIsSetAllOrNone) {
+  RunStore store(":memory:");
+  const auto id = store.begin_run(new_run("r"));
+  store.add_batch(id, batch_of(0, 4));
+  store.set_novelty(id, {{0, 0.5}, {2, 1.0}});
+  auto seqs = store.sequences(id);
+  EXPECT_DOUBLE_EQ(*seqs[0].novelty, 0.5);
+  EXPECT_DOUBLE_EQ(*seqs[2].novelty, 1.0);
+  EXPECT_DOUBLE_EQ(*seqs[3].novelty, 0.5);  // untouched (as batch_of stored it)
+  // An index the run lacks: nothing of the call is kept.
+  EXPECT_THROW(store.set_novelty(id, {{3, 0.25}, {9, 0.5}}), StorageError);
+  seqs = store.sequences(id);
+  EXPECT_DOUBLE_EQ(*seqs[3].novelty, 0.5);
+}
+
 TEST(RunStore, NamesAreUniqueAndDefaultNamesCountUp) {
   RunStore store(":memory:");
   store.begin_run(new_run("x"));

@@ -283,6 +283,35 @@ class StudioTest : public QObject {
     // The guidance score curve comes back from the store: one point per step.
     QCOMPARE(w->trajectoryView()->scoreChart()->series().size(), 1);
     QCOMPARE(w->trajectoryView()->scoreChart()->series().front().points.size(), 20);
+    // Novelty against a reference FASTA holding sequence 0 verbatim and sequence 1 with 10
+    // letters changed: identities 1 and at least 246/256, stored with the run and shown.
+    {
+      const QString reference = dir_.filePath(QStringLiteral("reference.fasta"));
+      std::string mutated = original[1].text;
+      for (std::size_t p = 0; p < 10; ++p)
+        mutated[p * 20] = mutated[p * 20] == 'A' ? 'C' : 'A';
+      std::ofstream(reference.toStdString()) << ">copy\n" << original[0].text << "\n>near\n"
+                                             << mutated << "\n";
+      QSignalSpy done(w.get(), &MainWindow::noveltyDone);
+      w->computeNovelty(reference);
+      QVERIFY(done.wait(30000));
+      QCOMPARE(done.front().front().toString(), QString());
+      const auto withNovelty = store.sequences(firstRun_);
+      QCOMPARE(*withNovelty[0].novelty, 1.0);
+      QVERIFY(*withNovelty[1].novelty >= 246.0 / 256.0 && *withNovelty[1].novelty < 1.0);
+      const int column = w->resultsView()->model()->columnOf(QStringLiteral("novelty"));
+      QVERIFY(column >= 0);
+      QCOMPARE(w->resultsView()->model()->data(w->resultsView()->model()->index(0, column),
+                                               ui::ResultsModel::SortRole).toDouble(), 1.0);
+      // A file in another alphabet is an error naming it; nothing changes.
+      const QString protein = dir_.filePath(QStringLiteral("protein.fasta"));
+      std::ofstream(protein.toStdString()) << ">p\nMKWLLE\n";
+      done.clear();
+      w->computeNovelty(protein);
+      QVERIFY(done.wait(30000));
+      QVERIFY(done.front().front().toString().contains(protein));
+      QCOMPARE(*store.sequences(firstRun_)[0].novelty, 1.0);
+    }
     // Another sequence's frames are read from the store when chosen.
     w->trajectoryView()->setCurrentSequence(3);
     QCOMPARE(w->trajectoryView()->frameCount(), 5);

@@ -6,6 +6,8 @@
 #include <QCloseEvent>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QFutureWatcher>
+#include <QtConcurrent/QtConcurrentRun>
 #include <QKeySequence>
 #include <QLabel>
 #include <QMenuBar>
@@ -27,6 +29,7 @@
 #include "gsflow/ui/design_panel.hpp"
 #include "gsflow/ui/history_view.hpp"
 #include "gsflow/ui/models/results_model.hpp"
+#include "gsflow/ui/novelty.hpp"
 #include "gsflow/ui/plots/comparison_charts.hpp"
 #include "gsflow/ui/plots/heatmap_view.hpp"
 #include "gsflow/ui/plots/line_chart.hpp"
@@ -135,6 +138,7 @@ MainWindow::MainWindow(const QString& database, QWidget* parent)
     emit runEnded(QStringLiteral("failed"));
   });
   connect(trajectory_, &TrajectoryView::framesWanted, this, &MainWindow::loadFrames);
+  connect(results_, &ResultsView::noveltyRequested, this, &MainWindow::noveltyDialog);
   connect(history_, &HistoryView::refreshRequested, this, &MainWindow::refreshHistory);
   connect(history_, &HistoryView::reopenRequested, this, &MainWindow::reopenRun);
   connect(history_, &HistoryView::rerunRequested, this, &MainWindow::rerunRun);
@@ -408,6 +412,59 @@ QString MainWindow::exportSequences(const QString& file) {
   }
   statusBar()->showMessage(tr("Wrote %1 sequences to %2").arg(sequences.size()).arg(file), 10000);
   return {};
+}
+
+void MainWindow::computeNovelty(const QString& fasta) {
+  const auto fail = [this](const QString& error) {
+    showError(tr("Cannot compute novelty"), error);
+    emit noveltyDone(error);
+  };
+  if (controller_->isRunning()) return fail(tr("a run is in progress; wait for it or cancel it"));
+  if (!current_.id) return fail(tr("no stored run is shown"));
+  const auto sequences = results_->model()->sequences();
+  const auto id = current_.id;
+  const auto alphabet = current_.alphabet.toStdString();
+  const auto db = database_.toStdString();
+  statusBar()->showMessage(tr("Computing novelty against %1…").arg(fasta));
+  auto* watcher = new QFutureWatcher<QString>(this);
+  connect(watcher, &QFutureWatcher<QString>::finished, this, [this, watcher, id, fail] {
+    const QString error = watcher->result();
+    watcher->deleteLater();
+    if (!error.isEmpty()) return fail(error);
+    if (id == current_.id && !controller_->isRunning()) {
+      try {
+        results_->setSequences(readStore(database_).sequences(id), current_.alphabet);
+      } catch (const std::exception& e) {
+        return fail(QString::fromLocal8Bit(e.what()));
+      }
+    }
+    statusBar()->showMessage(tr("Novelty stored with the run"), 10000);
+    emit noveltyDone(QString());
+  });
+  watcher->setFuture(QtConcurrent::run([fasta, sequences, id, alphabet, db]() -> QString {
+    try {
+      const auto identity = noveltyAgainst(fasta.toStdString(), alphabet, sequences);
+      std::vector<std::pair<std::size_t, double>> values;
+      for (std::size_t i = 0; i < sequences.size(); ++i)
+        values.emplace_back(sequences[i].index, identity[i]);
+      storage::RunStore(db, {.create = false}).set_novelty(id, values);
+      return {};
+    } catch (const std::exception& e) {
+      return QString::fromLocal8Bit(e.what());
+    }
+  }));
+}
+
+void MainWindow::noveltyDialog() {
+  QSettings settings;
+  const QString dir = settings.value(QStringLiteral("novelty/dir"),
+                                     qEnvironmentVariable("GSFLOW_DATA")).toString();
+  const QString file = QFileDialog::getOpenFileName(
+      this, tr("Reference sequences for novelty (e.g. the training split)"), dir,
+      tr("FASTA (*.fasta *.fa *.faa *.fna *.fasta.gz *.fa.gz);;All files (*)"));
+  if (file.isEmpty()) return;
+  settings.setValue(QStringLiteral("novelty/dir"), QFileInfo(file).absolutePath());
+  computeNovelty(file);
 }
 
 QString MainWindow::exportPlot(PlotWidget* plot, const QString& file) {

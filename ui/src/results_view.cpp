@@ -1,9 +1,11 @@
 // The results view (see results_view.hpp).
 #include "gsflow/ui/results_view.hpp"
 
+#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPushButton>
 #include <QScrollArea>
 #include <QSplitter>
 #include <QTableView>
@@ -52,8 +54,16 @@ ResultsView::ResultsView(QWidget* parent) : QWidget(parent) {
   split->setStretchFactor(0, 3);
   split->setStretchFactor(1, 1);
 
+  auto* novelty = new QPushButton(tr("Novelty…"), this);
+  novelty->setToolTip(tr("Highest identity of each sequence to a reference FASTA, e.g. the "
+                         "model's training split (1 = a copy); stored with the run"));
+  connect(novelty, &QPushButton::clicked, this, &ResultsView::noveltyRequested);
+  auto* top = new QHBoxLayout;
+  top->addWidget(filterEdit_, 1);
+  top->addWidget(novelty);
+
   auto* layout = new QVBoxLayout(this);
-  layout->addWidget(filterEdit_);
+  layout->addLayout(top);
   layout->addWidget(status_);
   layout->addWidget(split, 1);
 

@@ -9,6 +9,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gsflow/storage/records.hpp"
@@ -80,6 +81,9 @@ class RunStore {
   void add_tags(std::int64_t run, const std::vector<std::string>& tags);
   void remove_tags(std::int64_t run, const std::vector<std::string>& tags);
   void set_notes(std::int64_t run, const std::string& notes);
+  // Sets the novelty of sequences (global index, value) of `run`, all or none. An index the run
+  // does not have throws StorageError.
+  void set_novelty(std::int64_t run, const std::vector<std::pair<std::size_t, double>>& novelty);
 
   // Copies every run of the store at `other` into this one. Runs that are shards of one request
   // (same group key) are joined into one run named by the group name, with the unsharded

@@ -54,6 +54,10 @@ class MainWindow : public QMainWindow {
   // Writes `plot` as PNG or SVG (by suffix). Returns "" or the error (also shown as a dialog).
   QString exportPlot(PlotWidget* plot, const QString& file);
 
+  // Novelty of the current run's sequences against the reference FASTA `fasta`, computed on a
+  // worker thread, stored with the run and shown; noveltyDone() reports the end.
+  void computeNovelty(const QString& fasta);
+
   std::int64_t currentRunId() const { return current_.id; }
   QString currentRunName() const { return current_.name; }
 
@@ -73,6 +77,8 @@ class MainWindow : public QMainWindow {
  signals:
   // A run ended: status "completed", "interrupted" or "failed".
   void runEnded(const QString& status);
+  // computeNovelty() ended: "" or the error (also shown as a dialog).
+  void noveltyDone(const QString& error);
   // An error dialog was shown (tests watch this instead of clicking dialogs).
   void errorShown(const QString& message);
 
@@ -92,6 +98,7 @@ class MainWindow : public QMainWindow {
   void setRunning(bool running);
   void loadFrames(std::size_t sequence);
   void exportSequencesDialog();
+  void noveltyDialog();
   void exportPlotDialog(PlotWidget* plot);
   PlotWidget* currentPlot() const;
   void saveSettings() const;

@@ -36,6 +36,10 @@ class ResultsView : public QWidget {
   QTableView* table() const { return table_; }
   SequenceLogo* logo() const { return logo_; }
 
+ signals:
+  // The user asked for novelty against a reference FASTA (the Novelty… button).
+  void noveltyRequested();
+
  private:
   void updateLogo();
 
