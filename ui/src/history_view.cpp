@@ -29,6 +29,7 @@ HistoryView::HistoryView(QWidget* parent) : QWidget(parent) {
   table_->setAlternatingRowColors(true);
   table_->horizontalHeader()->setStretchLastSection(true);
   table_->verticalHeader()->hide();
+  table_->setWordWrap(false);
 
   text_ = new QLineEdit(this);
   text_->setPlaceholderText(tr("part of the name or notes"));
@@ -102,6 +103,7 @@ void HistoryView::setFilter(const storage::RunFilter& filter) {
 void HistoryView::setRuns(std::vector<storage::RunInfo> runs) {
   const auto keep = selectedRun();
   model_->setRuns(std::move(runs));
+  table_->resizeColumnsToContents();
   if (keep) selectRun(keep);
 }
 

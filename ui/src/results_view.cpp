@@ -68,6 +68,11 @@ ResultsView::ResultsView(QWidget* parent) : QWidget(parent) {
   layout->addWidget(split, 1);
 
   connect(filterEdit_, &QLineEdit::textChanged, this, &ResultsView::setFilterText);
+  // Room for the start of each sequence; the whole of it is in the tooltip and the exports.
+  connect(model_, &QAbstractItemModel::modelReset, this, [this] {
+    const int column = model_->columnOf(QStringLiteral("sequence"));
+    if (column >= 0) table_->setColumnWidth(column, 260);
+  });
   connect(filter_, &ResultsFilterModel::filterErrorChanged, this, [this] { updateLogo(); });
   clear(QString());
 }

@@ -121,7 +121,7 @@ void TrajectoryView::reset(const QString& letters, int sequences) {
   heatmap_->clear();
   entropy_->setSeries({});
   entropy_->setMarker(std::nullopt);
-  scores_->setSeries({});
+  updateScores();
   time_->setText(tr("no frames"));
 }
 
@@ -258,6 +258,9 @@ void TrajectoryView::updateScores() {
     for (const auto& [step, sum] : steps) s.points.append({double(step), sum.first / sum.second});
     series.append(s);
   }
+  // One objective: its name in the title (the chart draws a legend only for several).
+  scores_->setTitle(series.size() == 1 ? tr("Guidance score: %1").arg(series.front().name)
+                                       : tr("Guidance scores"));
   scores_->setSeries(series);
 }
 
