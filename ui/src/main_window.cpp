@@ -140,10 +140,12 @@ MainWindow::MainWindow(const QString& database, QWidget* parent)
   connect(trajectory_, &TrajectoryView::framesWanted, this, &MainWindow::loadFrames);
   connect(results_, &ResultsView::noveltyRequested, this, &MainWindow::noveltyDialog);
   connect(history_, &HistoryView::refreshRequested, this, &MainWindow::refreshHistory);
-  connect(history_, &HistoryView::reopenRequested, this, &MainWindow::reopenRun);
+  connect(history_, &HistoryView::reopenRequested, this,
+          qOverload<std::int64_t>(&MainWindow::reopenRun));
   connect(history_, &HistoryView::rerunRequested, this, &MainWindow::rerunRun);
   connect(history_, &HistoryView::deleteRequested, this, [this](std::int64_t id) { deleteRun(id, true); });
 
+  resize(1400, 900);  // first start; later the saved geometry
   restoreSettings();
   refreshHistory();
   setRunning(false);
@@ -327,6 +329,17 @@ bool MainWindow::reopenRun(std::int64_t id) {
     showError(tr("Cannot reopen the run"), QString::fromLocal8Bit(e.what()));
     return false;
   }
+}
+
+bool MainWindow::reopenRun(const QString& key) {
+  std::int64_t id = 0;
+  try {
+    id = readStore(database_).find_run(key.toStdString()).id;
+  } catch (const std::exception& e) {
+    showError(tr("Cannot reopen the run"), QString::fromLocal8Bit(e.what()));
+    return false;
+  }
+  return reopenRun(id);
 }
 
 bool MainWindow::rerunRun(std::int64_t id) {

@@ -41,6 +41,8 @@ class MainWindow : public QMainWindow {
   bool isRunning() const;
   // Shows a stored run (results, trajectories, scores). False with a dialog when it cannot.
   bool reopenRun(std::int64_t id);
+  // The same for a run given by name or id (as `gsflow runs show` takes it).
+  bool reopenRun(const QString& key);
   // Runs a stored run again with its parameters and recorded model (checked by hash).
   bool rerunRun(std::int64_t id);
   // Deletes a stored run; with `confirm` the user is asked first. False when not deleted.
