@@ -312,9 +312,30 @@ class StudioTest : public QObject {
       QVERIFY(done.front().front().toString().contains(protein));
       QCOMPARE(*store.sequences(firstRun_)[0].novelty, 1.0);
     }
-    // Another sequence's frames are read from the store when chosen.
-    w->trajectoryView()->setCurrentSequence(3);
-    QCOMPARE(w->trajectoryView()->frameCount(), 5);
+    // Another sequence's frames are read from the store when chosen: double-clicking its row in
+    // the results opens its trajectory.
+    {
+      auto* table = w->resultsView()->table();
+      w->tabs()->setCurrentWidget(w->resultsView());
+      QVERIFY(QTest::qWaitForWindowExposed(table));
+      const QModelIndex cell = table->model()->index(3, 1);
+      const QRect rect = table->visualRect(cell);
+      QVERIFY(rect.isValid() && table->viewport()->rect().contains(rect.center()));
+      // A press first: the view double-clicks only the index it saw pressed.
+      QTest::mousePress(table->viewport(), Qt::LeftButton, {}, rect.center());
+      QTest::mouseDClick(table->viewport(), Qt::LeftButton, {}, rect.center());
+      QCOMPARE(w->tabs()->currentWidget(), w->trajectoryView());
+      QCOMPARE(w->trajectoryView()->currentSequence(),
+               w->resultsView()->model()->sequenceAt(
+                   w->resultsView()->filterModel()->mapToSource(cell).row()).index);
+      QCOMPARE(w->trajectoryView()->frameCount(), 5);
+    }
+    // Play walks the frames to the end and stops.
+    w->trajectoryView()->setCurrentFrame(0);
+    w->trajectoryView()->play(true);
+    QVERIFY(w->trajectoryView()->isPlaying());
+    QTRY_VERIFY_WITH_TIMEOUT(!w->trajectoryView()->isPlaying(), 5000);
+    QCOMPARE(w->trajectoryView()->currentFrame(), 4);
 
     // Two runs side by side: guided (first run) against unguided (the cancelled run).
     w->refreshHistory();

@@ -139,6 +139,11 @@ MainWindow::MainWindow(const QString& database, QWidget* parent)
   });
   connect(trajectory_, &TrajectoryView::framesWanted, this, &MainWindow::loadFrames);
   connect(results_, &ResultsView::noveltyRequested, this, &MainWindow::noveltyDialog);
+  // A double-clicked result opens its trajectory.
+  connect(results_, &ResultsView::sequenceActivated, this, [this](std::size_t index) {
+    trajectory_->setCurrentSequence(index);
+    tabs_->setCurrentWidget(trajectory_);
+  });
   connect(history_, &HistoryView::refreshRequested, this, &MainWindow::refreshHistory);
   connect(history_, &HistoryView::reopenRequested, this,
           qOverload<std::int64_t>(&MainWindow::reopenRun));
@@ -343,6 +348,10 @@ bool MainWindow::reopenRun(const QString& key) {
 }
 
 bool MainWindow::rerunRun(std::int64_t id) {
+  if (controller_->isRunning()) {
+    showError(tr("Cannot rerun the run"), tr("A run is in progress; wait for it or cancel it."));
+    return false;
+  }
   try {
     const auto run = readStore(database_).run(id);
     const auto params = guidance::parse_run_params(run.params_json);

@@ -68,6 +68,9 @@ ResultsView::ResultsView(QWidget* parent) : QWidget(parent) {
   layout->addWidget(split, 1);
 
   connect(filterEdit_, &QLineEdit::textChanged, this, &ResultsView::setFilterText);
+  connect(table_, &QTableView::doubleClicked, this, [this](const QModelIndex& index) {
+    emit sequenceActivated(model_->sequenceAt(filter_->mapToSource(index).row()).index);
+  });
   // Room for the start of each sequence; the whole of it is in the tooltip and the exports.
   connect(model_, &QAbstractItemModel::modelReset, this, [this] {
     const int column = model_->columnOf(QStringLiteral("sequence"));

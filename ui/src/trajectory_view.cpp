@@ -1,6 +1,7 @@
 // The trajectory view (see trajectory_view.hpp).
 #include "gsflow/ui/trajectory_view.hpp"
 
+#include <QAction>
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -96,6 +97,12 @@ TrajectoryView::TrajectoryView(QWidget* parent) : QWidget(parent) {
     updateEntropy();
   });
   connect(play_, &QPushButton::toggled, this, &TrajectoryView::play);
+  // Space plays and pauses while the view has the focus.
+  auto* playKey = new QAction(this);
+  playKey->setShortcut(QKeySequence(Qt::Key_Space));
+  playKey->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+  connect(playKey, &QAction::triggered, play_, &QPushButton::toggle);
+  addAction(playKey);
   connect(timer_, &QTimer::timeout, this, [this] {
     if (slider_->value() >= slider_->maximum()) {
       play_->setChecked(false);

@@ -39,6 +39,8 @@ class ResultsView : public QWidget {
  signals:
   // The user asked for novelty against a reference FASTA (the Novelty… button).
   void noveltyRequested();
+  // A row was double-clicked: the sequence's global index in its run.
+  void sequenceActivated(std::size_t index);
 
  private:
   void updateLogo();
