@@ -1,4 +1,5 @@
-// gsflow-studio's main window (see main_window.hpp).
+// gsflow-studio's main window: layout, actions, runs, settings (see main_window.hpp; the store
+// operations are in main_window_store.cpp, exports in main_window_export.cpp).
 #include "gsflow/ui/main_window.hpp"
 
 #include <QAction>
@@ -6,8 +7,6 @@
 #include <QCloseEvent>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QFutureWatcher>
-#include <QtConcurrent/QtConcurrentRun>
 #include <QKeySequence>
 #include <QLabel>
 #include <QMenuBar>
@@ -20,16 +19,12 @@
 #include <QTabWidget>
 #include <QToolBar>
 #include <filesystem>
-#include <fstream>
 
-#include "gsflow/engine/fasta.hpp"
-#include "gsflow/storage/run_export.hpp"
 #include "gsflow/storage/run_store.hpp"
 #include "gsflow/ui/compare_view.hpp"
 #include "gsflow/ui/design_panel.hpp"
 #include "gsflow/ui/history_view.hpp"
 #include "gsflow/ui/models/results_model.hpp"
-#include "gsflow/ui/novelty.hpp"
 #include "gsflow/ui/plots/comparison_charts.hpp"
 #include "gsflow/ui/plots/heatmap_view.hpp"
 #include "gsflow/ui/plots/line_chart.hpp"
@@ -37,23 +32,9 @@
 #include "gsflow/ui/results_view.hpp"
 #include "gsflow/ui/run_controller.hpp"
 #include "gsflow/ui/trajectory_view.hpp"
+#include "store_reading.hpp"
 
 namespace gsflow::ui {
-
-namespace {
-
-QString text(const std::string& s) { return QString::fromStdString(s); }
-
-// Reads the store; opening creates nothing (a missing file reads as an empty history).
-storage::RunStore readStore(const QString& file) {
-  return storage::RunStore(file.toStdString(), {.read_only = true, .create = false});
-}
-
-bool isFasta(const QString& suffix) {
-  return QStringList{"fa", "fasta", "fna", "faa", "fas"}.contains(suffix.toLower());
-}
-
-}  // namespace
 
 MainWindow::MainWindow(const QString& database, QWidget* parent)
     : QMainWindow(parent),
@@ -287,247 +268,6 @@ void MainWindow::cancelRun() {
   if (!controller_->isRunning()) return;
   status_->setText(tr("Cancelling %1…").arg(current_.name));
   controller_->cancel();
-}
-
-void MainWindow::refreshHistory() {
-  try {
-    if (!QFileInfo::exists(database_)) {
-      history_->setRuns({});
-      compare_->setRuns({});
-      return;
-    }
-    auto runs = readStore(database_).list_runs(history_->filter());
-    compare_->setRuns(runs);
-    history_->setRuns(std::move(runs));
-  } catch (const std::exception& e) {
-    history_->setRuns({});
-    showError(tr("Cannot read the run store"), QString::fromLocal8Bit(e.what()));
-  }
-}
-
-bool MainWindow::reopenRun(std::int64_t id) {
-  if (controller_->isRunning()) {
-    showError(tr("Cannot reopen a run"), tr("A run is in progress; wait for it or cancel it."));
-    return false;
-  }
-  try {
-    const auto store = readStore(database_);
-    const auto run = store.run(id);
-    current_ = CurrentRun{run.id, text(run.name), text(run.model.name), text(run.method),
-                          text(run.model.alphabet), run.seed, 0};
-    try {
-      current_.steps = guidance::parse_run_params(run.params_json).sampler.steps;
-    } catch (const std::exception&) {  // an unreadable record still shows (steps=0 in headers)
-    }
-    results_->setSequences(store.sequences(id), current_.alphabet);
-    trajectory_->reset(alphabetLetters(current_.alphabet), static_cast<int>(run.requested));
-    trajectory_->addStepScores(store.step_scores(id));
-    trajectory_->setFrames(0, store.frames(id, 0));
-    status_->setText(tr("%1: %2, %3 of %4 sequences, %5 frames")
-                         .arg(current_.name, text(run.status))
-                         .arg(run.completed)
-                         .arg(run.requested)
-                         .arg(run.frames));
-    tabs_->setCurrentWidget(results_);
-    return true;
-  } catch (const std::exception& e) {
-    showError(tr("Cannot reopen the run"), QString::fromLocal8Bit(e.what()));
-    return false;
-  }
-}
-
-bool MainWindow::reopenRun(const QString& key) {
-  std::int64_t id = 0;
-  try {
-    id = readStore(database_).find_run(key.toStdString()).id;
-  } catch (const std::exception& e) {
-    showError(tr("Cannot reopen the run"), QString::fromLocal8Bit(e.what()));
-    return false;
-  }
-  return reopenRun(id);
-}
-
-bool MainWindow::rerunRun(std::int64_t id) {
-  if (controller_->isRunning()) {
-    showError(tr("Cannot rerun the run"), tr("A run is in progress; wait for it or cancel it."));
-    return false;
-  }
-  try {
-    const auto run = readStore(database_).run(id);
-    const auto params = guidance::parse_run_params(run.params_json);
-    design_->setParams(params, text(run.model.file));
-    design_->setRunName(QString());
-  } catch (const std::exception& e) {
-    showError(tr("Cannot rerun the run"), QString::fromLocal8Bit(e.what()));
-    return false;
-  }
-  return startRun();
-}
-
-bool MainWindow::deleteRun(std::int64_t id, bool confirm) {
-  try {
-    storage::RunStore store(database_.toStdString(), {.create = false});
-    const auto run = store.run(id);
-    if (confirm &&
-        QMessageBox::question(this, tr("Delete run"),
-                              tr("Delete run %1 (%2 sequences, %3 frames) from %4? This cannot "
-                                 "be undone.")
-                                  .arg(text(run.name))
-                                  .arg(run.completed)
-                                  .arg(run.frames)
-                                  .arg(database_)) != QMessageBox::Yes)
-      return false;
-    if (run.status == storage::kRunning && controller_->isRunning() && id == current_.id) {
-      showError(tr("Cannot delete the run"), tr("It is still running; cancel it first."));
-      return false;
-    }
-    store.delete_run(id);
-  } catch (const std::exception& e) {
-    showError(tr("Cannot delete the run"), QString::fromLocal8Bit(e.what()));
-    return false;
-  }
-  refreshHistory();
-  return true;
-}
-
-void MainWindow::loadFrames(std::size_t sequence) {
-  if (!current_.id) return;
-  try {
-    trajectory_->setFrames(sequence, readStore(database_).frames(current_.id, sequence));
-  } catch (const std::exception& e) {
-    statusBar()->showMessage(tr("No frames for sequence %1: %2")
-                                 .arg(sequence)
-                                 .arg(QString::fromLocal8Bit(e.what())),
-                             10000);
-  }
-}
-
-QString MainWindow::exportSequences(const QString& file) {
-  const auto sequences = results_->shownSequences();
-  QString error;
-  const QString suffix = QFileInfo(file).suffix();
-  try {
-    if (sequences.empty()) throw std::runtime_error("there are no sequences to export");
-    std::ofstream out(file.toStdString());
-    if (!out) throw std::runtime_error(file.toStdString() + ": cannot create the file");
-    if (isFasta(suffix)) {
-      engine::FastaWriter writer(out, {60});
-      for (const auto& s : sequences)
-        writer.write(storage::fasta_header(current_.name.toStdString(), current_.model.toStdString(),
-                                           current_.method.toStdString(), current_.seed,
-                                           current_.steps, s),
-                     s.text);
-    } else if (suffix.compare(QLatin1String("csv"), Qt::CaseInsensitive) == 0) {
-      storage::write_csv(out, current_.name.toStdString(), sequences);
-    } else {
-      out.close();
-      std::filesystem::remove(file.toStdString());
-      throw std::runtime_error(file.toStdString() +
-                               ": unknown file type (use .fasta, .fa, .faa, .fna or .csv)");
-    }
-    out.flush();
-    if (!out) throw std::runtime_error(file.toStdString() + ": write failed");
-  } catch (const std::exception& e) {
-    error = QString::fromLocal8Bit(e.what());
-    showError(tr("Cannot export the sequences"), error);
-    return error;
-  }
-  statusBar()->showMessage(tr("Wrote %1 sequences to %2").arg(sequences.size()).arg(file), 10000);
-  return {};
-}
-
-void MainWindow::computeNovelty(const QString& fasta) {
-  const auto fail = [this](const QString& error) {
-    showError(tr("Cannot compute novelty"), error);
-    emit noveltyDone(error);
-  };
-  if (controller_->isRunning()) return fail(tr("a run is in progress; wait for it or cancel it"));
-  if (!current_.id) return fail(tr("no stored run is shown"));
-  const auto sequences = results_->model()->sequences();
-  const auto id = current_.id;
-  const auto alphabet = current_.alphabet.toStdString();
-  const auto db = database_.toStdString();
-  statusBar()->showMessage(tr("Computing novelty against %1…").arg(fasta));
-  auto* watcher = new QFutureWatcher<QString>(this);
-  connect(watcher, &QFutureWatcher<QString>::finished, this, [this, watcher, id, fail] {
-    const QString error = watcher->result();
-    watcher->deleteLater();
-    if (!error.isEmpty()) return fail(error);
-    if (id == current_.id && !controller_->isRunning()) {
-      try {
-        results_->setSequences(readStore(database_).sequences(id), current_.alphabet);
-      } catch (const std::exception& e) {
-        return fail(QString::fromLocal8Bit(e.what()));
-      }
-    }
-    statusBar()->showMessage(tr("Novelty stored with the run"), 10000);
-    emit noveltyDone(QString());
-  });
-  watcher->setFuture(QtConcurrent::run([fasta, sequences, id, alphabet, db]() -> QString {
-    try {
-      const auto identity = noveltyAgainst(fasta.toStdString(), alphabet, sequences);
-      std::vector<std::pair<std::size_t, double>> values;
-      for (std::size_t i = 0; i < sequences.size(); ++i)
-        values.emplace_back(sequences[i].index, identity[i]);
-      storage::RunStore(db, {.create = false}).set_novelty(id, values);
-      return {};
-    } catch (const std::exception& e) {
-      return QString::fromLocal8Bit(e.what());
-    }
-  }));
-}
-
-void MainWindow::noveltyDialog() {
-  QSettings settings;
-  const QString dir = settings.value(QStringLiteral("novelty/dir"),
-                                     qEnvironmentVariable("GSFLOW_DATA")).toString();
-  const QString file = QFileDialog::getOpenFileName(
-      this, tr("Reference sequences for novelty (e.g. the training split)"), dir,
-      tr("FASTA (*.fasta *.fa *.faa *.fna *.fasta.gz *.fa.gz);;All files (*)"));
-  if (file.isEmpty()) return;
-  settings.setValue(QStringLiteral("novelty/dir"), QFileInfo(file).absolutePath());
-  computeNovelty(file);
-}
-
-QString MainWindow::exportPlot(PlotWidget* plot, const QString& file) {
-  const QString error = plot ? plot->savePlot(file) : tr("there is no plot in this view");
-  if (!error.isEmpty())
-    showError(tr("Cannot export the plot"), error);
-  else
-    statusBar()->showMessage(tr("Wrote %1").arg(file), 10000);
-  return error;
-}
-
-PlotWidget* MainWindow::currentPlot() const {
-  QWidget* tab = tabs_->currentWidget();
-  if (tab == results_) return results_->logo();
-  if (tab == compare_) return compare_->histogram();
-  return trajectory_->heatmap();
-}
-
-void MainWindow::exportSequencesDialog() {
-  QSettings settings;
-  const QString dir = settings.value(QStringLiteral("export/dir")).toString();
-  const QString base = current_.name.isEmpty() ? QStringLiteral("sequences") : current_.name;
-  QString selected;
-  const QString file = QFileDialog::getSaveFileName(
-      this, tr("Export sequences"), QDir(dir).filePath(base + QStringLiteral(".fasta")),
-      tr("FASTA (*.fasta *.fa *.faa *.fna);;CSV (*.csv)"), &selected);
-  if (file.isEmpty()) return;
-  settings.setValue(QStringLiteral("export/dir"), QFileInfo(file).absolutePath());
-  exportSequences(file);
-}
-
-void MainWindow::exportPlotDialog(PlotWidget* plot) {
-  if (!plot) return;
-  QSettings settings;
-  const QString dir = settings.value(QStringLiteral("export/dir")).toString();
-  const QString file = QFileDialog::getSaveFileName(
-      this, tr("Export plot"), QDir(dir).filePath(plot->plotName() + QStringLiteral(".png")),
-      tr("PNG image (*.png);;SVG drawing (*.svg)"));
-  if (file.isEmpty()) return;
-  settings.setValue(QStringLiteral("export/dir"), QFileInfo(file).absolutePath());
-  exportPlot(plot, file);
 }
 
 void MainWindow::saveSettings() const {
