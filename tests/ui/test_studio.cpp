@@ -276,8 +276,14 @@ class StudioTest : public QObject {
     QCOMPARE(again.size(), original.size());
     for (std::size_t i = 0; i < again.size(); ++i) QCOMPARE(again[i].text, original[i].text);
 
+    w->designPanel()->numberBox()->setValue(3);
     QVERIFY(w->reopenRun(firstRun_));
     QCOMPARE(w->currentRunId(), firstRun_);
+    // The form shows the reopened run's settings, the bundled model by its name.
+    QCOMPARE(w->designPanel()->numberBox()->value(), 32);
+    QCOMPARE(w->designPanel()->model(), QStringLiteral("dna-promoter"));
+    QCOMPARE(w->designPanel()->options().params.guidance.terms.at(0).objective,
+             std::string("promoter"));
     QCOMPARE(w->resultsView()->model()->rowCount(), 32);
     QCOMPARE(w->trajectoryView()->frameCount(), 5);
     // The guidance score curve comes back from the store: one point per step.

@@ -216,6 +216,7 @@ void MainWindow::setRunning(bool running) {
   run_->setEnabled(!running);
   cancel_->setEnabled(running);
   design_->setEnabled(!running);
+  progress_->setFormat(running ? QStringLiteral("%p%") : QString());  // no "0 %" when idle
   if (!running && progress_->maximum() <= 1) progress_->setValue(0);
 }
 

@@ -9,7 +9,9 @@
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QtConcurrent/QtConcurrentRun>
+#include <algorithm>
 
+#include "gsflow/models/catalog.hpp"
 #include "gsflow/ui/compare_view.hpp"
 #include "gsflow/ui/design_panel.hpp"
 #include "gsflow/ui/history_view.hpp"
@@ -50,7 +52,15 @@ bool MainWindow::reopenRun(std::int64_t id) {
     current_ = CurrentRun{run.id, text(run.name), text(run.model.name), text(run.method),
                           text(run.model.alphabet), run.seed, 0};
     try {
-      current_.steps = guidance::parse_run_params(run.params_json).sampler.steps;
+      // The form takes the run's settings, so Run repeats it or a variation of it; a bundled
+      // model keeps its short name.
+      const auto params = guidance::parse_run_params(run.params_json);
+      current_.steps = params.sampler.steps;
+      const auto bundled = models::bundled_models();
+      const bool isBundled =
+          std::find(bundled.begin(), bundled.end(), run.model.name) != bundled.end() &&
+          models::model_hash(models::resolve_model(run.model.name)) == run.model.hash;
+      design_->setParams(params, text(isBundled ? run.model.name : run.model.file));
     } catch (const std::exception&) {  // an unreadable record still shows (steps=0 in headers)
     }
     results_->setSequences(store.sequences(id), current_.alphabet);
