@@ -110,6 +110,7 @@ StoredRunOutcome run_and_store(StoredRunOptions options, const StoredRunHooks& h
                                 ": " + outcome.model_file + " is a " +
                                 engine::method_name(spec.method) + " model");
   params.sampler.method = spec.method;
+  outcome.method = engine::method_name(spec.method);
   const engine::Alphabet& alphabet = engine::alphabet_by_name(spec.alphabet);
   outcome.alphabet = alphabet_text(spec.alphabet);
   outcome.model_name = fs::path(outcome.model_file).stem().string();

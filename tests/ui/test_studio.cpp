@@ -214,8 +214,9 @@ class StudioTest : public QObject {
     while (auto record = reader.next()) {
       const auto& s = stored[records];
       QCOMPARE(record->sequence, s.text);
-      QCOMPARE(record->id + " " + record->description,
-               storage::fasta_header(run.name, run.model.name, run.method, run.seed, 20, s));
+      QCOMPARE(QString::fromStdString(record->id + " " + record->description),
+               QString::fromStdString(
+                   storage::fasta_header(run.name, run.model.name, run.method, run.seed, 20, s)));
       ++records;
     }
     QCOMPARE(records, std::size_t{32});

@@ -80,7 +80,9 @@ MainWindow::MainWindow(const QString& database, QWidget* parent)
     current_.name = text(run.run_name);
     current_.model = text(run.model_name);
     current_.alphabet = text(run.alphabet);
+    current_.method = text(run.method);
     results_->clear(current_.alphabet);
+    trajectory_->reset(alphabetLetters(current_.alphabet), static_cast<int>(current_.sequences));
     status_->setText(tr("Running %1 (%2) with kernels %3")
                          .arg(current_.name, text(run.model_file),
                               run.kernels.empty() ? QString() : text(run.kernels.back())));
@@ -235,8 +237,7 @@ bool MainWindow::startRun() {
   if (!database_.isEmpty() && !QFileInfo(database_).absoluteDir().exists())
     std::filesystem::create_directories(QFileInfo(database_).absolutePath().toStdString());
   current_ = CurrentRun{};
-  current_.method = options.method_given ? QString::fromLatin1(engine::method_name(options.params.sampler.method))
-                                         : QString();
+  current_.sequences = options.params.n;
   current_.seed = options.params.sampler.seed;
   current_.steps = options.params.sampler.steps;
   trajectory_->reset(QString(), static_cast<int>(options.params.n));
@@ -245,22 +246,6 @@ bool MainWindow::startRun() {
   progress_->setValue(0);
   setRunning(true);
   tabs_->setCurrentWidget(trajectory_);
-  connect(controller_, &RunController::started, this,
-          [this, n = static_cast<int>(options.params.n)](const guidance::StoredRunOutcome& run) {
-            trajectory_->reset(alphabetLetters(text(run.alphabet)), n);
-          },
-          Qt::SingleShotConnection);
-  // The method of a run is the model's: known once the model is loaded.
-  connect(controller_, &RunController::finished, this,
-          [this](const guidance::StoredRunOutcome& outcome) {
-            if (current_.method.isEmpty() && outcome.run_id) {
-              try {
-                current_.method = text(readStore(database_).run(outcome.run_id).method);
-              } catch (const std::exception&) {
-              }
-            }
-          },
-          Qt::SingleShotConnection);
   saveSettings();
   return controller_->start(options);
 }

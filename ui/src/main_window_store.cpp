@@ -50,7 +50,7 @@ bool MainWindow::reopenRun(std::int64_t id) {
     const auto store = readStore(database_);
     const auto run = store.run(id);
     current_ = CurrentRun{run.id, text(run.name), text(run.model.name), text(run.method),
-                          text(run.model.alphabet), run.seed, 0};
+                          text(run.model.alphabet), run.seed, 0, run.requested};
     try {
       // The form takes the run's settings, so Run repeats it or a variation of it; a bundled
       // model keeps its short name.

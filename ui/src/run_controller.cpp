@@ -30,7 +30,9 @@ class RunWorker : public QObject {
         emit controller_->progress(done, total);
       }
     };
-    hooks.frame = [this](const storage::FrameRecord& f) { emit controller_->frame(f); };
+    hooks.frame = [this](const storage::FrameRecord& f) {
+      if (f.sequence < RunController::kLiveSequences) emit controller_->frame(f);
+    };
     hooks.batch = [this](const storage::Batch& b) {
       emit controller_->batchDone(b.sequences, b.step_scores);
     };

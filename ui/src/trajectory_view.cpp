@@ -133,10 +133,6 @@ void TrajectoryView::reset(const QString& letters, int sequences) {
 }
 
 void TrajectoryView::addFrame(const storage::FrameRecord& frame) {
-  // Live frames of the first sequences only (memory stays small for large runs); the others are
-  // read from the store when chosen.
-  constexpr std::size_t kLiveSequences = 64;
-  if (frame.sequence >= kLiveSequences && frame.sequence != currentSequence()) return;
   auto& frames = frames_[frame.sequence];
   frames.push_back(frame);
   if (frame.sequence != currentSequence()) return;
@@ -150,7 +146,11 @@ void TrajectoryView::addFrame(const storage::FrameRecord& frame) {
 void TrajectoryView::setFrames(std::size_t sequence, std::vector<storage::FrameRecord> frames) {
   std::sort(frames.begin(), frames.end(),
             [](const auto& a, const auto& b) { return a.step < b.step; });
-  frames_[sequence] = std::move(frames);
+  // None yet (its batch is still running): asked again when chosen again.
+  if (frames.empty())
+    frames_.erase(sequence);
+  else
+    frames_[sequence] = std::move(frames);
   if (sequence != currentSequence()) return;
   const QSignalBlocker block(slider_);
   slider_->setRange(0, std::max(0, frameCount() - 1));

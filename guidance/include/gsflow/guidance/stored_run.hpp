@@ -28,6 +28,7 @@ struct StoredRunOptions {
 struct StoredRunOutcome {
   std::int64_t run_id = 0;  // 0 when not stored
   std::string run_name, status, model_name, model_file, model_hash, alphabet;
+  std::string method;  // the model's: gsfm, gssm or linear
   std::vector<std::string> kernels;
   std::vector<storage::SequenceRecord> sequences;  // what was generated, request order
   std::size_t frames = 0;                          // trajectory frames made

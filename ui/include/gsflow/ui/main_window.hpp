@@ -93,6 +93,7 @@ class MainWindow : public QMainWindow {
     QString name, model, method, alphabet;
     std::uint64_t seed = 0;
     int steps = 0;
+    std::size_t sequences = 0;  // requested
   };
 
   void buildActions();

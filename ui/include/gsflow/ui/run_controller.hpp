@@ -19,6 +19,10 @@ class RunController : public QObject {
   Q_OBJECT
 
  public:
+  // Frames cross to the UI thread live only for the first sequences of a run (all of them are
+  // stored): enough to watch, and a 1,000-sequence run does not queue a gigabyte of copies.
+  static constexpr std::size_t kLiveSequences = 64;
+
   explicit RunController(QObject* parent = nullptr);
   ~RunController() override;  // cancels a run in progress and waits for the thread
 
@@ -32,7 +36,7 @@ class RunController : public QObject {
  signals:
   void started(const gsflow::guidance::StoredRunOutcome& run);
   void progress(qulonglong done, qulonglong total);
-  void frame(const gsflow::storage::FrameRecord& frame);
+  void frame(const gsflow::storage::FrameRecord& frame);  // sequences < kLiveSequences
   // A batch of finished sequences (stored already) and the step scores of its steps.
   void batchDone(const std::vector<gsflow::storage::SequenceRecord>& sequences,
                  const std::vector<gsflow::storage::StepScore>& stepScores);

@@ -31,9 +31,9 @@ class TrajectoryView : public QWidget {
   // Forgets everything; `letters` is the alphabet's letters ("ACGT", ...), `sequences` how many
   // the run makes (the sequence chooser's range).
   void reset(const QString& letters, int sequences);
-  // A frame of any sequence (live); frames of the shown sequence update the view at once.
+  // A frame of any sequence (live, in step order); frames of the shown sequence update the view.
   void addFrame(const storage::FrameRecord& frame);
-  // All frames of one sequence (a stored run), replacing what was held for it.
+  // All frames of one sequence (a stored run), replacing what was held for it; none = not held.
   void setFrames(std::size_t sequence, std::vector<storage::FrameRecord> frames);
   // Per-step mean objective scores (batches are averaged per step).
   void addStepScores(const std::vector<storage::StepScore>& scores);
