@@ -1,7 +1,11 @@
-# Runs gsflow-studio --screenshot OUT offscreen and checks that a non-trivial PNG was written.
+# Runs [LAUNCHER...] gsflow-studio [ARGS...] --screenshot OUT and checks that a non-trivial PNG
+# was written. LAUNCHER (e.g. xvfb-run and its options) and ARGS are blank-separated.
 cmake_minimum_required(VERSION 3.25)
 file(REMOVE ${OUT})
-execute_process(COMMAND ${CMD} --screenshot ${OUT} RESULT_VARIABLE rc ERROR_VARIABLE err TIMEOUT 50)
+separate_arguments(launcher UNIX_COMMAND "${LAUNCHER}")
+separate_arguments(args UNIX_COMMAND "${ARGS}")
+execute_process(COMMAND ${launcher} ${CMD} ${args} --screenshot ${OUT} RESULT_VARIABLE rc
+                ERROR_VARIABLE err TIMEOUT 50)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "gsflow-studio exited with ${rc}: ${err}")
 endif()
