@@ -23,6 +23,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "gsflow/engine/errors.hpp"
 #include "gsflow/engine/fasta.hpp"
 #include "gsflow/storage/run_export.hpp"
 #include "gsflow/storage/run_store.hpp"
@@ -376,14 +377,16 @@ class StudioTest : public QObject {
     QVERIFY(cli.waitForFinished(120000));
     QCOMPARE(cli.exitCode(), 0);
     auto w = window();
-    w->historyView()->setFilter({.text = "from-the-cli"});
+    storage::RunFilter byName;
+    byName.text = "from-the-cli";
+    w->historyView()->setFilter(byName);
     w->refreshHistory();
     const auto& runs = w->historyView()->model()->runs();
     QCOMPARE(runs.size(), std::size_t{1});
     const auto id = runs.front().id;
     QVERIFY(w->deleteRun(id, false));
     const storage::RunStore store(db_.toStdString(), {.read_only = true});
-    QVERIFY(store.list_runs({.text = "from-the-cli"}).empty());
+    QVERIFY(store.list_runs(byName).empty());
     QVERIFY(store.list_runs().size() >= 3);  // the others are untouched
   }
 
@@ -413,7 +416,9 @@ class StudioTest : public QObject {
     QCOMPARE(errors.size(), 4);
     const storage::RunStore after(db_.toStdString(), {.read_only = true});
     QCOMPARE(after.list_runs().size(), runs);  // nothing began in the store
-    QCOMPARE(after.list_runs({.status = "completed"}).size(), before.list_runs({.status = "completed"}).size());
+    storage::RunFilter completed;
+    completed.status = "completed";
+    QCOMPARE(after.list_runs(completed).size(), before.list_runs(completed).size());
     // A corrupt store: the history says why instead of crashing.
     const QString corrupt = dir_.filePath(QStringLiteral("corrupt.sqlite"));
     {
@@ -426,12 +431,31 @@ class StudioTest : public QObject {
     QVERIFY(errors.back().front().toString().contains(corrupt));
   }
 
+  // k-mer frequencies of the comparison against a hand count: windows AC CG GT | AA AC.
+  void kmerFrequenciesByHand() {
+    std::vector<storage::SequenceRecord> seqs(3);
+    seqs[0].text = "ACGT";
+    seqs[1].text = "AAC";
+    seqs[2].text = "G";  // shorter than k: no window
+    const auto f = ui::kmerFrequencies(seqs, engine::dna_alphabet(), 2);
+    QCOMPARE(f.size(), std::size_t{16});
+    std::vector<double> expected(16, 0.0);
+    expected[0 * 4 + 1] = 2.0 / 5;  // AC
+    expected[0 * 4 + 0] = 1.0 / 5;  // AA
+    expected[1 * 4 + 2] = 1.0 / 5;  // CG
+    expected[2 * 4 + 3] = 1.0 / 5;  // GT
+    for (std::size_t i = 0; i < 16; ++i) QCOMPARE(f[i], expected[i]);
+    QVERIFY_THROWS_EXCEPTION(engine::InputError,
+                             ui::kmerFrequencies({storage::SequenceRecord{0, "ACNT", {}, {}}}, engine::dna_alphabet(), 2));
+  }
+
   // The form's fields survive a restart (QSettings).
   void settingsPersist() {
     {
       auto w = window();
       design(*w, 13, 17, 4, 0, QStringLiteral("99"));
       w->designPanel()->addObjective(QStringLiteral("gc:0.6"), 2.5);
+      w->designPanel()->gammaBox()->setValue(7.5);
       w->close();
     }
     auto w = window();
@@ -439,6 +463,7 @@ class StudioTest : public QObject {
     QCOMPARE(w->designPanel()->stepsBox()->value(), 17);
     QCOMPARE(w->designPanel()->seedEdit()->text(), QStringLiteral("99"));
     QCOMPARE(w->designPanel()->objectiveCount(), 1);
+    QCOMPARE(w->designPanel()->gammaBox()->value(), 7.5);
     const auto options = w->designPanel()->options();
     QCOMPARE(options.params.guidance.terms.at(0).objective, std::string("gc:0.6"));
     QCOMPARE(options.params.guidance.terms.at(0).weight, 2.5);

@@ -8,41 +8,29 @@
 #include <QSplitter>
 #include <QVBoxLayout>
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 #include <set>
 
+#include "gsflow/engine/alphabet.hpp"
+#include "gsflow/engine/sequence_metrics.hpp"
 #include "gsflow/ui/plots/comparison_charts.hpp"
 #include "gsflow/ui/results_view.hpp"
 
 namespace gsflow::ui {
 
 std::vector<double> kmerFrequencies(const std::vector<storage::SequenceRecord>& sequences,
-                                    const QString& letters, int k) {
-  const std::size_t K = static_cast<std::size_t>(letters.size());
-  std::size_t cells = 1;
-  for (int i = 0; i < k; ++i) cells *= K;
-  std::vector<double> counts(cells, 0.0);
-  double total = 0.0;
-  for (const auto& s : sequences) {
-    std::size_t code = 0;
-    int run = 0;  // letters of the alphabet in a row ending here
-    for (const char c : s.text) {
-      const int index = letters.indexOf(QChar::fromLatin1(c));
-      if (index < 0) {
-        run = 0;
-        code = 0;
-        continue;
-      }
-      code = (code * K + static_cast<std::size_t>(index)) % cells;
-      if (++run >= k) {
-        counts[code] += 1.0;
-        total += 1.0;
-      }
-    }
-  }
-  if (total > 0.0)
-    for (auto& c : counts) c /= total;
-  return counts;
+                                    const engine::Alphabet& alphabet, int k) {
+  engine::SequenceSet letters;
+  for (const auto& s : sequences)
+    if (s.text.size() >= static_cast<std::size_t>(k)) letters.push_back(alphabet.encode(s.text));
+  std::vector<double> frequencies(
+      static_cast<std::size_t>(std::pow(double(alphabet.size()), k) + 0.5), 0.0);
+  if (letters.empty()) return frequencies;
+  const auto counts = engine::kmer_counts(letters, alphabet.size(), static_cast<std::size_t>(k));
+  const double total = std::accumulate(counts.begin(), counts.end(), 0.0);
+  for (std::size_t i = 0; i < counts.size(); ++i) frequencies[i] = counts[i] / total;
+  return frequencies;
 }
 
 namespace {
@@ -122,8 +110,6 @@ void CompareView::setScore(const QString& score) {
   score_->setCurrentIndex(score_->findText(score));
 }
 
-void CompareView::setK(int k) { k_->setValue(k); }
-
 void CompareView::update() {
   if (updating_) return;
   struct Side {
@@ -192,8 +178,15 @@ void CompareView::update() {
     return;
   }
   const int k = k_->value();
+  const auto& alphabet = engine::alphabet_by_name(sides.front().alphabet.toStdString());
   std::vector<std::vector<double>> freqs;
-  for (const auto& side : sides) freqs.push_back(kmerFrequencies(side.sequences, letters, k));
+  try {
+    for (const auto& side : sides) freqs.push_back(kmerFrequencies(side.sequences, alphabet, k));
+  } catch (const std::exception& e) {
+    bars_->setBars({}, {});
+    message_->setText(tr("Cannot count k-mers: %1").arg(QString::fromLocal8Bit(e.what())));
+    return;
+  }
   // The most frequent k-mers over both runs (at most 30, so the bars stay readable).
   std::vector<std::size_t> order(freqs.front().size());
   std::iota(order.begin(), order.end(), 0);

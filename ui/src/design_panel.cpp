@@ -221,6 +221,17 @@ void DesignPanel::addObjective(const QString& objective, double weight) {
 
 void DesignPanel::clearObjectives() { objectives_->setRowCount(0); }
 
+std::vector<guidance::GuideTerm> DesignPanel::objectiveTerms() const {
+  std::vector<guidance::GuideTerm> terms;
+  for (int row = 0; row < objectives_->rowCount(); ++row) {
+    const auto* name = qobject_cast<QComboBox*>(objectives_->cellWidget(row, 0));
+    const auto* weight = qobject_cast<QDoubleSpinBox*>(objectives_->cellWidget(row, 1));
+    terms.push_back({name ? name->currentText().trimmed().toStdString() : std::string(),
+                     weight ? weight->value() : 1.0});
+  }
+  return terms;
+}
+
 int DesignPanel::objectiveCount() const { return objectives_->rowCount(); }
 
 guidance::StoredRunOptions DesignPanel::options() const {
@@ -247,15 +258,11 @@ guidance::StoredRunOptions DesignPanel::options() const {
   p.sampler.seed = seed;
   p.sampler.frames_every = frames_->value();
   p.sampler.batch = static_cast<std::size_t>(batch_->value());
-  for (int row = 0; row < objectives_->rowCount(); ++row) {
-    const auto* name = qobject_cast<QComboBox*>(objectives_->cellWidget(row, 0));
-    const auto* weight = qobject_cast<QDoubleSpinBox*>(objectives_->cellWidget(row, 1));
-    const QString spec = name ? name->currentText().trimmed() : QString();
-    if (spec.isEmpty())
+  p.guidance.terms = objectiveTerms();
+  for (std::size_t row = 0; row < p.guidance.terms.size(); ++row)
+    if (p.guidance.terms[row].objective.empty())
       throw std::invalid_argument("Guidance objective " + std::to_string(row + 1) +
                                   ": empty (choose one or remove the row)");
-    p.guidance.terms.push_back({spec.toStdString(), weight ? weight->value() : 1.0});
-  }
   p.guidance.gamma = gamma_->value();
   p.guidance.schedule = guidance::parse_gamma_schedule(schedule_->currentText().toStdString(), "Schedule");
   p.guidance.samples = samples_->value();
@@ -288,59 +295,53 @@ void DesignPanel::setParams(const guidance::RunParams& p, const QString& model) 
   from_->setCurrentText(QString::fromLatin1(guidance::guide_from_name(p.guidance.from)));
 }
 
+// The form's plain fields under their settings keys (model and objectives are handled apart).
+std::vector<std::pair<QString, QWidget*>> DesignPanel::settingsFields() const {
+  return {{"n", number_},           {"length", length_},         {"steps", steps_},
+          {"method", method_},      {"integrator", integrator_}, {"temperature", temperature_},
+          {"seed", seed_},          {"frames", frames_},         {"batch", batch_},
+          {"threads", threads_},    {"gamma", gamma_},           {"schedule", schedule_},
+          {"samples", samples_},    {"from", from_},             {"tags", tags_}};
+}
+
 void DesignPanel::saveSettings(QSettings& s) const {
   s.beginGroup(QStringLiteral("design"));
   s.setValue(QStringLiteral("model"), model());
-  s.setValue(QStringLiteral("n"), number_->value());
-  s.setValue(QStringLiteral("length"), length_->value());
-  s.setValue(QStringLiteral("steps"), steps_->value());
-  s.setValue(QStringLiteral("method"), method_->currentIndex());
-  s.setValue(QStringLiteral("integrator"), integrator_->currentIndex());
-  s.setValue(QStringLiteral("temperature"), temperature_->value());
-  s.setValue(QStringLiteral("seed"), seed_->text());
-  s.setValue(QStringLiteral("frames"), frames_->value());
-  s.setValue(QStringLiteral("batch"), batch_->value());
-  s.setValue(QStringLiteral("threads"), threads_->value());
-  s.setValue(QStringLiteral("gamma"), gamma_->value());
-  s.setValue(QStringLiteral("schedule"), schedule_->currentIndex());
-  s.setValue(QStringLiteral("samples"), samples_->value());
-  s.setValue(QStringLiteral("from"), from_->currentIndex());
-  QStringList objectives;
-  for (int row = 0; row < objectives_->rowCount(); ++row) {
-    const auto* name = qobject_cast<QComboBox*>(objectives_->cellWidget(row, 0));
-    const auto* weight = qobject_cast<QDoubleSpinBox*>(objectives_->cellWidget(row, 1));
-    if (name && weight) objectives << name->currentText() + QLatin1Char('=') + QString::number(weight->value());
+  for (const auto& [key, widget] : settingsFields()) {
+    if (const auto* box = qobject_cast<const QSpinBox*>(widget)) s.setValue(key, box->value());
+    if (const auto* box = qobject_cast<const QDoubleSpinBox*>(widget)) s.setValue(key, box->value());
+    if (const auto* box = qobject_cast<const QComboBox*>(widget)) s.setValue(key, box->currentIndex());
+    if (const auto* edit = qobject_cast<const QLineEdit*>(widget)) s.setValue(key, edit->text());
   }
+  QStringList objectives;
+  for (const auto& term : objectiveTerms())
+    objectives << QString::fromStdString(term.objective) + QLatin1Char('=') +
+                      QString::number(term.weight);
   s.setValue(QStringLiteral("objectives"), objectives);
-  s.setValue(QStringLiteral("tags"), tags_->text());
   s.endGroup();
 }
 
 void DesignPanel::restoreSettings(const QSettings& s) {
-  const auto get = [&s](const char* key) { return s.value(QStringLiteral("design/") + QLatin1String(key)); };
+  const auto get = [&s](const QString& key) { return s.value(QStringLiteral("design/") + key); };
   if (get("model").isValid()) setModel(get("model").toString());
-  if (get("n").isValid()) number_->setValue(get("n").toInt());
-  if (get("length").isValid()) length_->setValue(get("length").toInt());
-  if (get("steps").isValid()) steps_->setValue(get("steps").toInt());
-  if (get("method").isValid()) method_->setCurrentIndex(get("method").toInt());
-  if (get("integrator").isValid()) integrator_->setCurrentIndex(get("integrator").toInt());
-  if (get("temperature").isValid()) temperature_->setValue(get("temperature").toDouble());
-  if (get("seed").isValid()) seed_->setText(get("seed").toString());
-  if (get("frames").isValid()) frames_->setValue(get("frames").toInt());
-  if (get("batch").isValid()) batch_->setValue(get("batch").toInt());
-  if (get("threads").isValid()) threads_->setValue(get("threads").toInt());
-  if (get("gamma").isValid()) gamma_->setValue(get("gamma").toDouble());
-  if (get("schedule").isValid()) schedule_->setCurrentIndex(get("schedule").toInt());
-  if (get("samples").isValid()) samples_->setValue(get("samples").toInt());
-  if (get("from").isValid()) from_->setCurrentIndex(get("from").toInt());
+  for (const auto& [key, widget] : settingsFields()) {
+    const QVariant value = get(key);
+    if (!value.isValid()) continue;
+    if (auto* box = qobject_cast<QSpinBox*>(widget)) box->setValue(value.toInt());
+    if (auto* box = qobject_cast<QDoubleSpinBox*>(widget)) box->setValue(value.toDouble());
+    if (auto* box = qobject_cast<QComboBox*>(widget)) box->setCurrentIndex(value.toInt());
+    if (auto* edit = qobject_cast<QLineEdit*>(widget)) edit->setText(value.toString());
+  }
   if (get("objectives").isValid()) {
     clearObjectives();
-    for (const auto& term : get("objectives").toStringList()) {
-      const int eq = term.lastIndexOf(QLatin1Char('='));
-      addObjective(eq < 0 ? term : term.left(eq), eq < 0 ? 1.0 : term.mid(eq + 1).toDouble());
+    for (const auto& text : get("objectives").toStringList()) {
+      try {
+        const auto term = guidance::parse_guide_term(text.toStdString());
+        addObjective(QString::fromStdString(term.objective), term.weight);
+      } catch (const std::invalid_argument&) {  // a hand-edited settings file: skip the row
+      }
     }
   }
-  if (get("tags").isValid()) tags_->setText(get("tags").toString());
 }
 
 }  // namespace gsflow::ui

@@ -110,9 +110,7 @@ std::vector<storage::SequenceRecord> ResultsView::shownSequences() const {
 // The logo and the status line follow the rows shown (the filter narrows both).
 void ResultsView::updateLogo() {
   QStringList texts;
-  for (int row = 0; row < filter_->rowCount(); ++row)
-    texts << QString::fromStdString(
-        model_->sequenceAt(filter_->mapToSource(filter_->index(row, 0)).row()).text);
+  for (const auto& s : shownSequences()) texts << QString::fromStdString(s.text);
   logo_->setSequences(texts, letters_);
   const QString error = filter_->filterError();
   status_->setText(error.isEmpty() ? tr("%1 of %2 sequences shown")

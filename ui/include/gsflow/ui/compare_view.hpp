@@ -7,6 +7,7 @@
 #include <functional>
 #include <vector>
 
+#include "gsflow/engine/alphabet.hpp"
 #include "gsflow/storage/records.hpp"
 
 class QComboBox;
@@ -33,7 +34,6 @@ class CompareView : public QWidget {
   // Chooses the two runs to compare and redraws.
   void compare(std::int64_t left, std::int64_t right);
   void setScore(const QString& score);
-  void setK(int k);
 
   HistogramChart* histogram() const { return histogram_; }
   BarChart* bars() const { return bars_; }
@@ -51,9 +51,10 @@ class CompareView : public QWidget {
   bool updating_ = false;
 };
 
-// Frequencies of the k-mers of `alphabetLetters` (lexicographic, K^k of them) over all windows
-// of the sequences; letters outside the alphabet break windows.
+// Frequencies of the K^k k-mers (engine::kmer_counts order: the first letter is the most
+// significant digit) over every window of the sequences; all zero when none is k long. Throws
+// engine::InputError for a letter outside the alphabet.
 std::vector<double> kmerFrequencies(const std::vector<storage::SequenceRecord>& sequences,
-                                    const QString& alphabetLetters, int k);
+                                    const engine::Alphabet& alphabet, int k);
 
 }  // namespace gsflow::ui

@@ -5,6 +5,8 @@
 #pragma once
 
 #include <QWidget>
+#include <utility>
+#include <vector>
 
 #include "gsflow/guidance/stored_run.hpp"
 
@@ -54,6 +56,9 @@ class DesignPanel : public QWidget {
 
  private:
   void browseModel();
+  // The guidance rows as the form holds them (an empty objective stays empty).
+  std::vector<guidance::GuideTerm> objectiveTerms() const;
+  std::vector<std::pair<QString, QWidget*>> settingsFields() const;
   void updateObjectiveNames();
 
   QComboBox* model_;
