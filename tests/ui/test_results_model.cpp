@@ -52,6 +52,18 @@ QList<int> indices(const QAbstractItemModel& m, int indexColumn = 0) {
 
 }  // namespace
 
+// The sample rows behind a filter model, with the model tester attached to the filter before the
+// source is set (the order most of the tests below need).
+struct SampleThroughFilter {
+  ResultsModel model;
+  ResultsFilterModel proxy;
+  QAbstractItemModelTester tester{&proxy, kReport};
+  SampleThroughFilter() {
+    proxy.setSourceModel(&model);
+    model.setSequences(sample(), QStringLiteral("dna"));
+  }
+};
+
 class TestResultsModel : public QObject {
   Q_OBJECT
 
@@ -207,11 +219,8 @@ void TestResultsModel::sortsNumerically() {
 }
 
 void TestResultsModel::filterComparisons() {
-  ResultsModel model;
-  ResultsFilterModel proxy;
-  QAbstractItemModelTester tester(&proxy, kReport);
-  proxy.setSourceModel(&model);
-  model.setSequences(sample(), QStringLiteral("dna"));
+  SampleThroughFilter f;
+  auto& proxy = f.proxy;
 
   proxy.setFilterText(QStringLiteral("gc > 0.5"));
   QVERIFY(proxy.filterError().isEmpty());
@@ -237,11 +246,8 @@ void TestResultsModel::filterComparisons() {
 }
 
 void TestResultsModel::filterPlainText() {
-  ResultsModel model;
-  ResultsFilterModel proxy;
-  QAbstractItemModelTester tester(&proxy, kReport);
-  proxy.setSourceModel(&model);
-  model.setSequences(sample(), QStringLiteral("dna"));
+  SampleThroughFilter f;
+  auto& proxy = f.proxy;
 
   proxy.setFilterText(QStringLiteral("TATA"));
   QVERIFY(proxy.filterError().isEmpty());
@@ -255,11 +261,8 @@ void TestResultsModel::filterPlainText() {
 }
 
 void TestResultsModel::filterConjunction() {
-  ResultsModel model;
-  ResultsFilterModel proxy;
-  QAbstractItemModelTester tester(&proxy, kReport);
-  proxy.setSourceModel(&model);
-  model.setSequences(sample(), QStringLiteral("dna"));
+  SampleThroughFilter f;
+  auto& proxy = f.proxy;
 
   // gc > 0.4 keeps #10 #2 #3, promoter < 0.9 then drops #3.
   proxy.setFilterText(QStringLiteral("gc>0.4; promoter<0.9"));
@@ -273,11 +276,8 @@ void TestResultsModel::filterConjunction() {
 }
 
 void TestResultsModel::filterErrors() {
-  ResultsModel model;
-  ResultsFilterModel proxy;
-  QAbstractItemModelTester tester(&proxy, kReport);
-  proxy.setSourceModel(&model);
-  model.setSequences(sample(), QStringLiteral("dna"));
+  SampleThroughFilter f;
+  auto& proxy = f.proxy;
   QSignalSpy spy(&proxy, &ResultsFilterModel::filterErrorChanged);
 
   proxy.setFilterText(QStringLiteral("gc > 0.5"));
@@ -316,11 +316,9 @@ void TestResultsModel::filterErrors() {
 }
 
 void TestResultsModel::filterReparsedWhenColumnsAppear() {
-  ResultsModel model;
-  ResultsFilterModel proxy;
-  QAbstractItemModelTester tester(&proxy, kReport);
-  proxy.setSourceModel(&model);
-  model.setSequences(sample(), QStringLiteral("dna"));
+  SampleThroughFilter f;
+  auto& model = f.model;
+  auto& proxy = f.proxy;
 
   // Typed before the run produced a "stability" score: an error for now...
   proxy.setFilterText(QStringLiteral("stability > 0.5"));
