@@ -9,6 +9,7 @@
 #include "global_options.hpp"
 #include "gsflow/engine/sequence_metrics.hpp"
 #include "gsflow/guidance/generate.hpp"
+#include "gsflow/guidance/run_params.hpp"
 #include "gsflow/models/catalog.hpp"
 #include "model_commands.hpp"
 #include "sequence_sets.hpp"
@@ -25,16 +26,24 @@ struct EvalCli {
   bool json = false, no_linear = false;
 };
 
-Sequences generate_set(const models::Model& model, const EvalCli& cli) {
-  guidance::GenerateRequest request;
-  request.n = cli.n;
-  request.threads = cli.threads;
-  request.sampler.method = model.spec().method;
-  request.sampler.steps = cli.steps;
-  request.sampler.seed = cli.seed;
-  request.sampler.batch = 256;
-  const engine::Kernels kernels(kernel_options(cli.threads));
-  auto result = guidance::generate(model, request, kernels);
+// The generation of one eval set, as a stored run would record it (eval prints it with --json).
+guidance::RunParams eval_params(const std::string& model_file, const models::Model& model,
+                                const EvalCli& cli) {
+  guidance::RunParams params;
+  params.model = model_file;
+  params.n = cli.n;
+  params.threads = cli.threads;
+  params.consistent = global_options().consistent;
+  params.sampler.method = model.spec().method;
+  params.sampler.steps = cli.steps;
+  params.sampler.seed = cli.seed;
+  params.sampler.batch = 256;
+  return params;
+}
+
+Sequences generate_set(const guidance::RunParams& params, const models::Model& model) {
+  const engine::Kernels kernels(kernel_options(params.threads));
+  auto result = guidance::generate(model, guidance::to_request(params), kernels);
   std::cerr << fmt::format("eval: generated {} sequences in {:.1f} s (network {:.1f} s)\n",
                            result.completed, result.total_seconds, result.network_seconds);
   return std::move(result.sequences);
@@ -65,7 +74,8 @@ void run_eval(const EvalCli& cli) {
                            engine::method_name(spec.method), cli.split, reference.size(),
                            training.size());
 
-  const auto generated = generate_set(model, cli);
+  const auto params = eval_params(file, model, cli);
+  const auto generated = generate_set(params, model);
   const std::size_t k = spec.k;
   const auto metrics = engine::evaluate_set(generated, reference, training, k, kmax);
   const auto floor = engine::kmer_js_floor(
@@ -87,7 +97,8 @@ void run_eval(const EvalCli& cli) {
       const auto linear = models::Model::load(linear_file);
       std::cerr << "eval: Linear FM baseline " << linear_file << "\n";
       baselines["linear_fm"] =
-          engine::evaluate_set(generate_set(linear, cli), reference, training, k, kmax);
+          engine::evaluate_set(generate_set(eval_params(linear_file, linear, cli), linear),
+                               reference, training, k, kmax);
     }
   }
   if (cli.json) {
@@ -96,6 +107,7 @@ void run_eval(const EvalCli& cli) {
     j["steps"] = cli.steps;
     j["seed"] = cli.seed;
     j["checkpoint"] = file;
+    j["params"] = nlohmann::json::parse(guidance::run_params_json(params));
     std::cout << j.dump(2) << "\n";
   } else {
     std::cout << eval_table(name, cli.split, metrics, floor, baselines);

@@ -1,6 +1,7 @@
 # Runs `gsflow eval --json` for a bundled model on the validation split and checks the issue's
 # targets that a short run can show: uniqueness >= 0.99, exact training copies <= 1 %, the model's
-# KMAX-mer JS below the PWM baseline's, and (peptides) composition KL < 0.01.
+# KMAX-mer JS below the PWM baseline's, and (peptides) composition KL < 0.01; and that the JSON
+# records the generation parameters it used (the run-parameter JSON of the run store).
 cmake_minimum_required(VERSION 3.25)
 separate_arguments(args UNIX_COMMAND "${ARGS}")
 execute_process(COMMAND ${CMD} eval ${args} --json RESULT_VARIABLE rc OUTPUT_VARIABLE out
@@ -15,6 +16,13 @@ string(JSON js GET "${out}" kmer_js ${KMAX})
 string(JSON js_pwm GET "${out}" baselines pwm kmer_js ${KMAX})
 string(JSON floor GET "${out}" kmer_js_floor ${KMAX})
 string(JSON kl GET "${out}" composition_kl)
+string(JSON n GET "${out}" n)
+string(JSON params_n GET "${out}" params n)
+string(JSON params_seed GET "${out}" params seed)
+string(JSON seed GET "${out}" seed)
+if(NOT params_n EQUAL n OR NOT params_seed EQUAL seed)
+  message(FATAL_ERROR "params record n ${params_n}, seed ${params_seed}; eval used ${n}, ${seed}")
+endif()
 message(STATUS "split ${split}: uniqueness ${uniq}, copies ${copies}, ${KMAX}-mer JS ${js} "
                "(floor ${floor}, PWM ${js_pwm}), composition KL ${kl}")
 if(NOT split STREQUAL "validation")
