@@ -67,15 +67,20 @@ nlohmann::json set_metrics_json(const SetMetrics& m) {
   j["reference"] = {{"diversity", number(m.reference_diversity)},
                     {"length_mean", number(m.reference_lengths.mean)},
                     {"letter_frequencies", m.reference_letter_frequencies}};
+  j["training"] = {{"length_mean", number(m.training_lengths.mean)}};
   if (m.dna) {
     j["gc"] = {{"mean", number(m.gc.mean)},
                {"reference_mean", number(m.reference_gc.mean)},
+               {"training_mean", number(m.training_gc.mean)},
                {"profile_mae", number(m.gc_profile_mae)}};
     j["tata"] = {{"window_fraction", number(m.tata.window_fraction)},
                  {"reference_window_fraction", number(m.reference_tata.window_fraction)},
                  {"window_fraction_diff", number(m.tata_vs_reference.window_fraction_diff)},
                  {"histogram_l1", number(m.tata_vs_reference.histogram_l1)},
+                 {"training_window_fraction", number(m.training_tata.window_fraction)},
                  {"matches_per_sequence", number(tata_rate(m.tata))},
+                 {"reference_matches_per_sequence", number(tata_rate(m.reference_tata))},
+                 {"training_matches_per_sequence", number(tata_rate(m.training_tata))},
                  {"window", {m.tata_options.window_begin, m.tata_options.window_end}}};
   }
   return j;
@@ -99,8 +104,8 @@ std::string eval_table(const std::string& model, const std::string& split,
                        const SetMetrics& metrics, const std::vector<double>& kmer_js_floor,
                        const std::map<std::string, SetMetrics>& baselines) {
   check_floor(metrics, kmer_js_floor);
-  // Columns: model, floor, split, then the baselines.
-  std::vector<std::string> headers{model, "floor", split};
+  // Columns: model, floor, split, training, then the baselines.
+  std::vector<std::string> headers{model, "floor", split, "training"};
   std::vector<const SetMetrics*> sets{&metrics};
   for (const auto& [name, m] : baselines) {
     headers.push_back(name);
@@ -108,18 +113,21 @@ std::string eval_table(const std::string& model, const std::string& split,
   }
   const std::size_t columns = headers.size();
   std::vector<Row> rows;
-  // A row with the model and baseline values of `get`, and optional floor and split cells.
+  // A row with the model and baseline values of `get`, and optional floor, split and training
+  // cells.
   auto add = [&](std::string label, auto get, Cell floor = {}, Cell reference = {},
-                 int decimals = 4) {
+                 Cell training = {}, int decimals = 4) {
     Row row{std::move(label), std::vector<Cell>(columns), decimals};
     row.cells[0] = get(*sets[0]);
     row.cells[1] = floor;
     row.cells[2] = reference;
-    for (std::size_t s = 1; s < sets.size(); ++s) row.cells[2 + s] = get(*sets[s]);
+    row.cells[3] = training;
+    for (std::size_t s = 1; s < sets.size(); ++s) row.cells[3 + s] = get(*sets[s]);
     rows.push_back(std::move(row));
   };
   add(
-      "sequences", [](const SetMetrics& m) -> Cell { return static_cast<double>(m.n); }, {}, {}, 0);
+      "sequences", [](const SetMetrics& m) -> Cell { return static_cast<double>(m.n); }, {}, {},
+      {}, 0);
   for (std::size_t k = 1; k <= metrics.kmer_js.size(); ++k)
     add(
         fmt::format("{}-mer JS (bits)", k),
@@ -141,14 +149,18 @@ std::string eval_table(const std::string& model, const std::string& split,
   if (metrics.dna) {
     add(
         "GC mean", [](const SetMetrics& m) -> Cell { return m.dna ? Cell(m.gc.mean) : Cell(); }, {},
-        metrics.reference_gc.mean);
+        metrics.reference_gc.mean, metrics.training_gc.mean);
     add("GC profile MAE",
         [](const SetMetrics& m) -> Cell { return m.dna ? Cell(m.gc_profile_mae) : Cell(); });
     add(
         fmt::format("TATA start in {}..{}", metrics.tata_options.window_begin,
                     metrics.tata_options.window_end),
         [](const SetMetrics& m) -> Cell { return m.dna ? Cell(m.tata.window_fraction) : Cell(); },
-        {}, metrics.reference_tata.window_fraction);
+        {}, metrics.reference_tata.window_fraction, metrics.training_tata.window_fraction);
+    add(
+        "TATA matches per sequence",
+        [](const SetMetrics& m) -> Cell { return m.dna ? Cell(tata_rate(m.tata)) : Cell(); }, {},
+        tata_rate(metrics.reference_tata), tata_rate(metrics.training_tata));
     add("TATA window diff", [](const SetMetrics& m) -> Cell {
       return m.dna ? Cell(m.tata_vs_reference.window_fraction_diff) : Cell();
     });
@@ -158,9 +170,9 @@ std::string eval_table(const std::string& model, const std::string& split,
   }
   add(
       "length mean", [](const SetMetrics& m) -> Cell { return m.lengths.mean; }, {},
-      metrics.reference_lengths.mean, 1);
+      metrics.reference_lengths.mean, metrics.training_lengths.mean, 1);
   add(
-      "length W1", [](const SetMetrics& m) -> Cell { return m.length_w1; }, {}, {}, 2);
+      "length W1", [](const SetMetrics& m) -> Cell { return m.length_w1; }, {}, {}, {}, 2);
 
   std::size_t label_width = 0;
   for (const Row& r : rows) label_width = std::max(label_width, r.label.size());

@@ -12,8 +12,8 @@
 namespace gsflow::app {
 
 // Rows = metrics, columns = the model, "floor" (k-mer JS only: engine::kmer_js_floor), the split's
-// own figures (its diversity, GC, TATA, lengths; headed by `split`) and each baseline in name
-// order. Values the column does not have print as "-". GC and TATA rows appear only when
+// own figures (its diversity, GC, TATA, lengths; headed by `split`), the training set's own
+// figures (GC, TATA, lengths; headed "training") and each baseline in name order. Values the column does not have print as "-". GC and TATA rows appear only when
 // `metrics.dna`. Ends with a newline. Throws std::invalid_argument if kmer_js_floor is not as long
 // as metrics.kmer_js.
 std::string eval_table(const std::string& model, const std::string& split,
@@ -32,9 +32,11 @@ nlohmann::json eval_json(const std::string& model, const std::string& split,
 // "uniqueness", "exact_copy_fraction", "diversity", "composition_kl", "novelty": {"mean_identity",
 // "fraction_above", "threshold"}, "letter_frequencies": [K], "lengths": {"mean", "min", "max",
 // "w1", "histogram": {"LEN": count}}, "reference": {"diversity", "length_mean",
-// "letter_frequencies"}, and for DNA "gc": {"mean", "reference_mean", "profile_mae"} and "tata":
-// {"window_fraction", "reference_window_fraction", "window_fraction_diff", "histogram_l1",
-// "matches_per_sequence", "window": [begin, end]}.
+// "letter_frequencies"}, "training": {"length_mean"}, and for DNA "gc": {"mean",
+// "reference_mean", "training_mean", "profile_mae"} and "tata": {"window_fraction",
+// "reference_window_fraction", "training_window_fraction", "window_fraction_diff",
+// "histogram_l1", "matches_per_sequence", "reference_matches_per_sequence",
+// "training_matches_per_sequence", "window": [begin, end]}.
 nlohmann::json set_metrics_json(const engine::SetMetrics& metrics);
 
 }  // namespace gsflow::app

@@ -664,9 +664,12 @@ SetMetrics evaluate_set(const SequenceSet& generated, const SequenceSet& referen
     m.reference_tata = tata_profile(reference, options.tata);
     m.tata_vs_reference = compare_tata(m.tata, m.reference_tata, options.tata);
     m.tata_options = options.tata;
+    m.training_gc = gc_stats(training);
+    m.training_tata = tata_profile(training, options.tata);
   }
   m.lengths = length_stats(generated);
   m.reference_lengths = length_stats(reference);
+  m.training_lengths = length_stats(training);
   m.length_w1 = length_w1(m.lengths, m.reference_lengths);
   return m;
 }

@@ -45,6 +45,13 @@ TEST(EvalReport, JsonHasTheDocumentedKeys) {
   for (const char* key : {"novelty", "gc", "tata", "lengths", "reference"})
     EXPECT_TRUE(j[key].is_object()) << key;
   EXPECT_EQ(j["lengths"]["histogram"]["80"], 100);
+  // The training set's own figures, beside the split's.
+  EXPECT_DOUBLE_EQ(j["tata"]["training_window_fraction"].get<double>(),
+                   engine::tata_profile(f.training).window_fraction);
+  EXPECT_DOUBLE_EQ(j["tata"]["training_matches_per_sequence"].get<double>(),
+                   static_cast<double>(engine::tata_profile(f.training).matches) / 200.0);
+  EXPECT_DOUBLE_EQ(j["gc"]["training_mean"].get<double>(), engine::gc_stats(f.training).mean);
+  EXPECT_DOUBLE_EQ(j["training"]["length_mean"].get<double>(), 80.0);
   ASSERT_TRUE(j["baselines"].is_object());
   for (const char* name : {"linear_fm", "pwm"}) {
     const nlohmann::json& b = j["baselines"][name];
@@ -65,11 +72,12 @@ TEST(EvalReport, TableHasAColumnPerSetAndARowPerMetric) {
        start = end + 1)
     lines.push_back(table.substr(start, end - start));
   ASSERT_GT(lines.size(), 10u);
-  for (const char* header : {"gsfm", "floor", "test", "linear_fm", "pwm"})
+  for (const char* header : {"gsfm", "floor", "test", "training", "linear_fm", "pwm"})
     EXPECT_NE(lines[0].find(header), std::string::npos) << header;
   for (const std::string& line : lines) EXPECT_EQ(line.size(), lines[0].size()) << line;
   EXPECT_NE(table.find("6-mer JS (bits)"), std::string::npos);
   EXPECT_NE(table.find("TATA start in -45..-15"), std::string::npos);
+  EXPECT_NE(table.find("TATA matches per sequence"), std::string::npos);
 }
 
 }  // namespace

@@ -213,9 +213,14 @@ struct SetMetrics {
   TataProfile reference_tata;        // reference split
   TataComparison tata_vs_reference;  // generated vs reference
   TataOptions tata_options;          // the window and bins used
+  // The training set's own figures (what a model that learned it exactly would show; the split
+  // may differ from it, e.g. DNA arms differ in TATA boxes):
+  GcStats training_gc;        // DNA only
+  TataProfile training_tata;  // DNA only
   // Lengths:
   LengthStats lengths;            // generated
   LengthStats reference_lengths;  // reference split
+  LengthStats training_lengths;   // training set
   double length_w1 = 0.0;         // Wasserstein-1 between the two length distributions
 };
 
