@@ -90,7 +90,8 @@ PY
 
 golden)
   # Consistent mode (reference kernels) with a fixed seed reproduces a committed FASTA byte for
-  # byte, and a rerun of it is bit-identical.
+  # byte, and a rerun of it is bit-identical. The file belongs to the bundled dna-promoter: when
+  # that model is retrained, regenerate it with this command and --out pointing at the file.
   "$G" "${GEN[@]}" --consistent --n 4 --batch 2 --seed 11 --threads 1 --db r.sqlite \
     --name golden --out golden.fa --width 60 2>/dev/null
   cmp golden.fa "$GOLDEN/dna-promoter-consistent.fasta" \
