@@ -65,6 +65,7 @@ TrainConfig read_train_config(const std::string& file) {
     s.network.input =
         models::parse_network_input(net.get<std::string>("input", "log_probs"), net.where("input"));
     s.network.likelihood_skip = net.get<bool>("likelihood_skip", true);
+    s.network.block_positions = net.get<bool>("block_positions", false);
     net.finish();
     model.finish();
 

@@ -24,7 +24,8 @@ struct MlpImpl : NetworkImpl {
 // Pointwise input projection plus learned positions, residual blocks of (layer norm + time
 // embedding, SiLU, dilated convolution) with dilations 1, 2, 4, 8, 16 repeating, as in the
 // Dirichlet-FM promoter model but narrower and without its per-block pointwise layers, for CPUs;
-// pointwise output projection.
+// pointwise output projection. With `block_positions`, every block also adds its own learned
+// position table where it adds the time embedding.
 struct CnnImpl : NetworkImpl {
   explicit CnnImpl(const ModelSpec& spec);
 
@@ -36,6 +37,7 @@ struct CnnImpl : NetworkImpl {
   torch::nn::Linear input{nullptr}, output{nullptr};
   torch::nn::LayerNorm output_norm{nullptr};
   torch::Tensor positions;  // parameter [spec.length, width]
+  torch::Tensor block_positions;  // parameter [blocks, spec.length, width], or undefined
   torch::nn::ModuleList norms, convs, time_proj;
 };
 

@@ -13,6 +13,11 @@ CnnImpl::CnnImpl(const ModelSpec& spec) : NetworkImpl(spec) {
   // Learned positions: promoter signals sit at fixed distances from the start site (TATA box at
   // -30), which zero padding alone locates poorly.
   positions = register_parameter("positions", torch::randn({length, w}) * 0.02);
+  // Per-block positions (zero at first): a block that detects a motif also learns where it belongs,
+  // rather than relying on what of the input's positions survives the residual stream.
+  if (options.block_positions)
+    block_positions =
+        register_parameter("block_positions", torch::zeros({options.blocks, length, w}));
   norms = register_module("norms", torch::nn::ModuleList());
   convs = register_module("convs", torch::nn::ModuleList());
   time_proj = register_module("time_proj", torch::nn::ModuleList());
@@ -39,6 +44,8 @@ torch::Tensor CnnImpl::body(const torch::Tensor& features, const torch::Tensor& 
   for (std::size_t b = 0; b < convs->size(); ++b) {
     auto z = norms[b]->as<torch::nn::LayerNorm>()->forward(h) +
              time_proj[b]->as<torch::nn::Linear>()->forward(st).unsqueeze(1);
+    if (block_positions.defined())
+      z = z + block_positions[static_cast<std::int64_t>(b)].slice(0, 0, h.size(1)).unsqueeze(0);
     z = torch::silu(z);
     if (keep.defined()) z = z * keep;
     z = convs[b]->as<torch::nn::Conv1d>()->forward(z.transpose(1, 2)).transpose(1, 2);

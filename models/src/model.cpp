@@ -38,11 +38,13 @@ NetworkType parse_network_type(const std::string& text, const std::string& field
                    "' (expected mlp, cnn or transformer)");
 }
 
-void copy_weights(const Network& from, Network& to) {
+void copy_weights(const Network& from, Network& to, bool keep_missing) {
   torch::NoGradGuard guard;
   const auto src = from->named_parameters(), src_b = from->named_buffers();
-  for (auto& p : to->named_parameters()) p.value().copy_(src[p.key()]);
-  for (auto& b : to->named_buffers()) b.value().copy_(src_b[b.key()]);
+  for (auto& p : to->named_parameters())
+    if (!keep_missing || src.contains(p.key())) p.value().copy_(src[p.key()]);
+  for (auto& b : to->named_buffers())
+    if (!keep_missing || src_b.contains(b.key())) b.value().copy_(src_b[b.key()]);
 }
 
 namespace {
@@ -66,7 +68,8 @@ nlohmann::json spec_to_json(const ModelSpec& s) {
             {"kernel", s.network.kernel},
             {"heads", s.network.heads},
             {"input", network_input_name(s.network.input)},
-            {"likelihood_skip", s.network.likelihood_skip}}}};
+            {"likelihood_skip", s.network.likelihood_skip},
+            {"block_positions", s.network.block_positions}}}};
 }
 
 // Reads field `name` of `j` as T, or throws ModelError naming the file and the field.
@@ -107,6 +110,9 @@ ModelSpec spec_from_json(const nlohmann::json& j, const std::string& file) {
     s.network.input = parse_network_input(field<std::string>(n, "input", file, "network."),
                                           file + ": network.input");
     s.network.likelihood_skip = field<bool>(n, "likelihood_skip", file, "network.");
+    // Added after the first bundled models: absent means the network has none.
+    s.network.block_positions =
+        n.contains("block_positions") && field<bool>(n, "block_positions", file, "network.");
   } catch (const std::invalid_argument& e) {
     throw ModelError(e.what());
   }
@@ -248,11 +254,13 @@ void Model::init_weights_from(const Model& other, const std::string& what) {
   if (a.k != b.k || a.length != b.length || a.alphabet != b.alphabet ||
       a.network.type != b.network.type || a.network.width != b.network.width ||
       a.network.blocks != b.network.blocks || a.network.kernel != b.network.kernel ||
-      a.network.heads != b.network.heads || a.network.time_features != b.network.time_features)
+      a.network.heads != b.network.heads || a.network.time_features != b.network.time_features ||
+      a.network.input != b.network.input || a.network.likelihood_skip != b.network.likelihood_skip ||
+      (b.network.block_positions && !a.network.block_positions))
     throw ModelError(what + ": its network, K, L or alphabet differ from the model being trained");
   Network& from = const_cast<Impl&>(*other.impl_).inference();
-  copy_weights(from, impl_->net);
-  if (impl_->ema) copy_weights(from, impl_->ema);
+  copy_weights(from, impl_->net, true);
+  if (impl_->ema) copy_weights(from, impl_->ema, true);
 }
 
 void Model::check_matches(const ModelSpec& expected, const std::string& what) const {

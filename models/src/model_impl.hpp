@@ -21,6 +21,8 @@ struct Model::Impl {
 };
 
 // Copies every parameter and buffer of `from` into `to` (same architecture).
-void copy_weights(const Network& from, Network& to);
+// Copies every parameter and buffer of `to` from the same-named one of `from`; with `keep_missing`,
+// those `from` lacks keep their values instead of being an error.
+void copy_weights(const Network& from, Network& to, bool keep_missing = false);
 
 }  // namespace gsflow::models

@@ -91,6 +91,8 @@ Network make_network(const ModelSpec& spec) {
   if (spec.length < 1 || spec.k < 2) throw ModelError("model: length must be >= 1 and k >= 2");
   if (o.width < 1 || o.blocks < 0 || o.time_features < 2 || o.time_features % 2 != 0)
     throw ModelError("model: width >= 1, blocks >= 0 and an even time_features >= 2 required");
+  if (o.block_positions && o.type != NetworkType::cnn)
+    throw ModelError("model: network.block_positions is a CNN option");
   switch (o.type) {
     case NetworkType::mlp:
       return std::make_shared<MlpImpl>(spec);

@@ -144,6 +144,7 @@ TEST(TrainConfig, Defaults) {
   EXPECT_EQ(c.spec.path.interpolant, engine::Interpolant::consistent);
   EXPECT_EQ(c.spec.network.input, models::NetworkInput::log_probs);
   EXPECT_TRUE(c.spec.network.likelihood_skip);
+  EXPECT_FALSE(c.spec.network.block_positions);
   EXPECT_EQ(c.train.time_sampling, models::TimeSampling::stratified);
   EXPECT_EQ(c.train.steps, 10);
 }
@@ -200,6 +201,8 @@ TEST(TrainConfig, WrongTypesAreNamed) {
   expect_config_error([](json& j) { j["data"]["alphabet"] = 4; }, "data.alphabet", "wrong type");
   expect_config_error([](json& j) { j["model"]["network"]["likelihood_skip"] = "yes"; },
                       "model.network.likelihood_skip", "wrong type");
+  expect_config_error([](json& j) { j["model"]["network"]["block_positions"] = 1; },
+                      "model.network.block_positions", "wrong type");
   expect_config_error([](json& j) { j["max_minutes"] = json::array({1}); }, "max_minutes",
                       "wrong type");
   expect_config_error([](json& j) { j["train"]["seed"] = json::object(); }, "train.seed",

@@ -10,6 +10,8 @@
 #include <random>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "../../models/src/checkpoint.hpp"
 #include "../../models/src/model_impl.hpp"
 #include "../../models/src/network.hpp"
@@ -352,6 +354,70 @@ TEST(CheckpointTypes, UnknownNetworkTypeIsNamed) {
   relabel(file, "cnn", "rnn");
   expect_load_error(file, "network.type");
   fs::remove(file);
+}
+
+// ----------------------------------------------------------------------------------------------
+// CNN block positions
+
+ModelSpec block_position_spec(bool on) {
+  auto spec = spec_of(NetworkType::cnn, 10, 4);
+  spec.network.block_positions = on;
+  return spec;
+}
+
+TEST(BlockPositions, StartFromAModelWithoutThemComputingTheSame) {
+  Model plain(block_position_spec(false), 31);
+  randomize(plain.impl().net, 32);
+  Model with(block_position_spec(true), 33);
+  EXPECT_EQ(with.parameter_count(), plain.parameter_count() + 2 * 10 * 16);
+  with.init_weights_from(plain, "plain");
+  EXPECT_EQ(predict(with, 10), predict(plain, 10));
+  // The copy is not vacuous: the table changes the output where it is set.
+  {
+    torch::NoGradGuard guard;
+    with.impl().net->named_parameters()["block_positions"][1][3].fill_(0.5f);
+  }
+  const auto a = predict(with, 10), b = predict(plain, 10);
+  const std::size_t k = 4;
+  double changed = 0.0, elsewhere = 0.0;  // position 3 of both sequences vs positions 0 and 9
+  for (std::size_t r = 0; r < a.size() / k; ++r)
+    for (std::size_t c = 0; c < k; ++c) {
+      const double d = std::abs(a[r * k + c] - b[r * k + c]);
+      if (r % 10 == 3) changed = std::max(changed, d);
+      if (r % 10 == 0 || r % 10 == 9) elsewhere = std::max(elsewhere, d);
+    }
+  EXPECT_GT(changed, 1e-4);
+  EXPECT_EQ(elsewhere, 0.0);  // kernel 3, block 1 (dilation 2): reaches 3 +- 2 only
+  // Weights flow only into a network that has a place for all of them.
+  EXPECT_THROW(plain.init_weights_from(with, "with"), ModelError);
+}
+
+TEST(BlockPositions, CheckpointKeepsThemAndOlderFilesReadWithout) {
+  Model m(block_position_spec(true), 34);
+  randomize(m.impl().net, 35);
+  const std::string file = temp_path("block_positions.gsflow");
+  m.save(file);
+  const Model back = Model::load(file);
+  EXPECT_TRUE(back.spec().network.block_positions);
+  EXPECT_EQ(predict(back, 10), predict(m, 10));
+  // A checkpoint written before the option existed has no such field: it reads as false.
+  Model old(block_position_spec(false), 36);
+  old.save(file);
+  CheckpointData data = read_checkpoint(file);
+  auto meta = nlohmann::json::parse(data.metadata);
+  ASSERT_EQ(meta["network"].erase("block_positions"), 1u) << data.metadata;
+  data.metadata = meta.dump(2);
+  write_checkpoint(file, data);
+  EXPECT_FALSE(Model::load(file).spec().network.block_positions);
+  fs::remove(file);
+}
+
+TEST(BlockPositions, OnlyTheCnnHasThem) {
+  for (const auto type : {NetworkType::mlp, NetworkType::transformer}) {
+    auto spec = spec_of(type, 10, 4);
+    spec.network.block_positions = true;
+    EXPECT_THROW(Model(spec, 1), ModelError) << network_type_name(type);
+  }
 }
 
 // ----------------------------------------------------------------------------------------------

@@ -56,6 +56,10 @@ struct NetworkOptions {
   // output logits, so the network learns only what the data adds (docs/method.md, "likelihood
   // skip").
   bool likelihood_skip = true;
+  // CNN: a learned position table added before every block's convolution, beside the time
+  // embedding, not only at the input (zero-initialised, so a model without it can start training
+  // from the weights of one that has none). Checkpoints written before it existed read as false.
+  bool block_positions = false;
 };
 
 struct ModelSpec {
@@ -99,7 +103,8 @@ class Model {
   void save_for_inference(const std::string& file) const;
   // Copies the network weights of `other` (e.g. a GSFM model to start GSSM training from: the same
   // network predicts the posterior either way). Throws ModelError naming `what` unless the
-  // networks, K and L are the same.
+  // networks, K and L are the same, except that this model may add block positions `other` lacks
+  // (they keep their zero start, so the copy computes what `other` does).
   void init_weights_from(const Model& other, const std::string& what);
   // Throws ModelError naming the first field of `expected` that differs (method, K, L, alphabet).
   void check_matches(const ModelSpec& expected, const std::string& what) const;
