@@ -17,6 +17,15 @@ using engine::SetMetrics;
 // nlohmann writes NaN and infinities as null anyway; being explicit keeps the intent visible.
 nlohmann::json number(double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(); }
 
+// Binned TATA start rates (engine::tata_bin_rates), or null for a profile of no sequences.
+nlohmann::json tata_bins(const engine::TataProfile& p, const engine::TataOptions& o,
+                         std::size_t bins) {
+  if (p.sequences == 0) return nullptr;
+  nlohmann::json out = nlohmann::json::array();
+  for (const double v : engine::tata_bin_rates(p, o, bins)) out.push_back(number(v));
+  return out;
+}
+
 nlohmann::json by_k(const std::vector<double>& js) {
   nlohmann::json out = nlohmann::json::object();
   for (std::size_t k = 1; k <= js.size(); ++k) out[std::to_string(k)] = number(js[k - 1]);
@@ -69,6 +78,11 @@ nlohmann::json set_metrics_json(const SetMetrics& m) {
                     {"letter_frequencies", m.reference_letter_frequencies}};
   j["training"] = {{"length_mean", number(m.training_lengths.mean)}};
   if (m.dna) {
+    // Binned TATA starts from the 3' end over the longest sequence of the three sets.
+    const std::size_t longest = std::max({m.tata.start_counts.size(),
+                                          m.reference_tata.start_counts.size(),
+                                          m.training_tata.start_counts.size()});
+    const std::size_t bins = (longest + m.tata_options.bin - 1) / m.tata_options.bin;
     j["gc"] = {{"mean", number(m.gc.mean)},
                {"reference_mean", number(m.reference_gc.mean)},
                {"training_mean", number(m.training_gc.mean)},
@@ -81,7 +95,11 @@ nlohmann::json set_metrics_json(const SetMetrics& m) {
                  {"matches_per_sequence", number(tata_rate(m.tata))},
                  {"reference_matches_per_sequence", number(tata_rate(m.reference_tata))},
                  {"training_matches_per_sequence", number(tata_rate(m.training_tata))},
-                 {"window", {m.tata_options.window_begin, m.tata_options.window_end}}};
+                 {"window", {m.tata_options.window_begin, m.tata_options.window_end}},
+                 {"bin", m.tata_options.bin},
+                 {"bin_rates", tata_bins(m.tata, m.tata_options, bins)},
+                 {"reference_bin_rates", tata_bins(m.reference_tata, m.tata_options, bins)},
+                 {"training_bin_rates", tata_bins(m.training_tata, m.tata_options, bins)}};
   }
   return j;
 }

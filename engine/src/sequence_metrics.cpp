@@ -524,6 +524,18 @@ TataProfile tata_profile(const SequenceSet& seqs, const TataOptions& options) {
   return prof;
 }
 
+std::vector<double> tata_bin_rates(const TataProfile& p, const TataOptions& options,
+                                   std::size_t bins) {
+  if (options.bin == 0) throw std::invalid_argument("tata_bin_rates: bin width must be >= 1");
+  if (p.sequences == 0) throw std::invalid_argument("tata_bin_rates: the profile has no sequences");
+  if (bins == 0) bins = (p.start_counts.size() + options.bin - 1) / options.bin;
+  std::vector<double> r(bins, 0.0);
+  for (std::size_t d = 0; d < p.start_counts.size() && d / options.bin < bins; ++d)
+    r[d / options.bin] += static_cast<double>(p.start_counts[d]);
+  for (double& v : r) v /= static_cast<double>(p.sequences);
+  return r;
+}
+
 TataComparison compare_tata(const TataProfile& a, const TataProfile& b,
                             const TataOptions& options) {
   if (options.bin == 0) throw std::invalid_argument("compare_tata: bin width must be >= 1");
@@ -531,14 +543,8 @@ TataComparison compare_tata(const TataProfile& a, const TataProfile& b,
     throw std::invalid_argument("compare_tata: a profile has no sequences");
   const std::size_t longest = std::max(a.start_counts.size(), b.start_counts.size());
   const std::size_t bins = (longest + options.bin - 1) / options.bin;
-  auto rates = [&](const TataProfile& p) {
-    std::vector<double> r(bins, 0.0);
-    for (std::size_t d = 0; d < p.start_counts.size(); ++d)
-      r[d / options.bin] += static_cast<double>(p.start_counts[d]);
-    for (double& v : r) v /= static_cast<double>(p.sequences);
-    return r;
-  };
-  const std::vector<double> ra = rates(a), rb = rates(b);
+  const std::vector<double> ra = tata_bin_rates(a, options, bins),
+                            rb = tata_bin_rates(b, options, bins);
   TataComparison cmp;
   cmp.window_fraction_diff = std::abs(a.window_fraction - b.window_fraction);
   for (std::size_t i = 0; i < bins; ++i) cmp.histogram_l1 += std::abs(ra[i] - rb[i]);

@@ -50,6 +50,17 @@ TEST(EvalReport, JsonHasTheDocumentedKeys) {
                    engine::tata_profile(f.training).window_fraction);
   EXPECT_DOUBLE_EQ(j["tata"]["training_matches_per_sequence"].get<double>(),
                    static_cast<double>(engine::tata_profile(f.training).matches) / 200.0);
+  // Binned starts: 8 bins of 10 bp over 80 bp, matching the profile's own counts.
+  const engine::TataProfile train_tata = engine::tata_profile(f.training);
+  ASSERT_EQ(j["tata"]["training_bin_rates"].size(), 8u);
+  EXPECT_EQ(j["tata"]["bin"], 10);
+  for (std::size_t b = 0; b < 8; ++b) {
+    std::size_t count = 0;
+    for (std::size_t d = b * 10; d < b * 10 + 10; ++d) count += train_tata.start_counts[d];
+    EXPECT_DOUBLE_EQ(j["tata"]["training_bin_rates"][b].get<double>(), count / 200.0) << b;
+  }
+  EXPECT_EQ(j["tata"]["bin_rates"].size(), 8u);
+  EXPECT_EQ(j["tata"]["reference_bin_rates"].size(), 8u);
   EXPECT_DOUBLE_EQ(j["gc"]["training_mean"].get<double>(), engine::gc_stats(f.training).mean);
   EXPECT_DOUBLE_EQ(j["training"]["length_mean"].get<double>(), 80.0);
   ASSERT_TRUE(j["baselines"].is_object());

@@ -303,6 +303,15 @@ TEST(SequenceMetrics, TataProfileFindsPlantedMotifs) {
   const TataComparison cmp = compare_tata(prof, none);
   EXPECT_NEAR(cmp.window_fraction_diff, 0.4, 1e-12);
   EXPECT_NEAR(cmp.histogram_l1, 3.0 / 5.0, 1e-12);
+
+  // The same bins as rates: 10 of them for 100 bp, or as many as asked (cut or zero-padded).
+  EXPECT_EQ(tata_bin_rates(prof), (std::vector<double>{0.2, 0, 0.2, 0, 0.2, 0, 0, 0, 0, 0}));
+  EXPECT_EQ(tata_bin_rates(prof, {}, 3), (std::vector<double>{0.2, 0, 0.2}));
+  EXPECT_EQ(tata_bin_rates(prof, {}, 11).back(), 0.0);
+  TataOptions wide;
+  wide.bin = 25;  // -1..-25, -26..-50, ...
+  EXPECT_EQ(tata_bin_rates(prof, wide), (std::vector<double>{0.2, 0.4, 0, 0}));
+  EXPECT_THROW(tata_bin_rates(TataProfile{}), std::invalid_argument);
 }
 
 TEST(SequenceMetrics, PwmSamplesMatchFittedFrequenciesWithinBinomialTolerance) {

@@ -135,6 +135,11 @@ bool tata_at(std::span<const std::uint8_t> s, std::size_t start);
 // order).
 TataProfile tata_profile(const SequenceSet& seqs, const TataOptions& options = {});
 
+// Matches per sequence starting in each bin of options.bin positions from the 3' end: element b
+// covers positions -(b*bin + 1) .. -(b+1)*bin; `bins` elements (0 = as many as the profile needs).
+std::vector<double> tata_bin_rates(const TataProfile& p, const TataOptions& options = {},
+                                   std::size_t bins = 0);
+
 struct TataComparison {
   double window_fraction_diff = 0.0;  // |a.window_fraction - b.window_fraction|
   // L1 distance between binned match rates: bin b holds positions -(b*bin + 1) .. -(b+1)*bin and
