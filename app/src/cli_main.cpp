@@ -10,6 +10,7 @@
 #include "global_options.hpp"
 #include "gsflow/engine/kernels.hpp"
 #include "gsflow/version.hpp"
+#include "openmp_env.hpp"
 
 namespace gsflow::app {
 
@@ -28,7 +29,8 @@ std::unique_ptr<CLI::App> make_cli() {
       "gsflow: controllable design of DNA and peptide sequences with Gumbel-Softmax flow "
       "matching",
       "gsflow");
-  app->set_version_flag("--version", std::string("gsflow ") + kVersion);
+  app->set_version_flag("--version", std::string("gsflow ") + kVersion +
+                                         "\nOpenMP wait policy: " + openmp_wait_policy());
   app->require_subcommand(1);
   app->fallthrough();  // global flags (--consistent, -v) may follow the subcommand too
   auto& global = global_options();

@@ -13,6 +13,7 @@
 
 #include "cli_main.hpp"
 #include "global_options.hpp"
+#include "openmp_env.hpp"
 #include "store_commands.hpp"
 
 int main(int argc, char** argv) {
@@ -29,6 +30,7 @@ int main(int argc, char** argv) {
   std::error_code ec;
   const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
   const auto compute = (ec ? std::filesystem::path(argv[0]) : self).parent_path() / "gsflow-compute";
+  gsflow::app::default_passive_openmp();  // before LibTorch's libgomp loads (openmp_env.hpp)
   execv(compute.c_str(), argv);
   std::cerr << "gsflow: error: cannot start " << compute.string() << ": " << std::strerror(errno)
             << "\n";

@@ -8,10 +8,16 @@
 #include <QTimer>
 #include <cstdio>
 
+#include <unistd.h>
+
 #include "gsflow/ui/main_window.hpp"
 #include "gsflow/version.hpp"
+#include "openmp_env.hpp"
 
 int main(int argc, char** argv) {
+  // libgomp (LibTorch) has already read its wait policy: start again with the passive default
+  // (openmp_env.hpp). If that fails, carry on with the default.
+  if (gsflow::app::default_passive_openmp()) execv("/proc/self/exe", argv);
   QApplication app(argc, argv);
   QApplication::setApplicationName("gsflow-studio");
   QApplication::setOrganizationName("gsflow");
