@@ -2,6 +2,7 @@
 // config-file parsing that config_section.hpp declares.
 #include "train_config.hpp"
 
+#include <cmath>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
@@ -21,6 +22,43 @@ json read_config_json(const std::string& file) {
     throw std::invalid_argument(file + ": not valid JSON (" + e.what() + ")");
   }
 }
+
+namespace {
+
+// train.position_weights: [{"from": F, "to": T, "weight": W}, ...] -> one weight per position of
+// the model's length, 1 where no range applies (a later range overrides an earlier one).
+// Positions are 1-based from the start, or negative from the end (-1 = the last position), both
+// ends included: {"from": -45, "to": -15} is 45..15 letters before the end of the window.
+std::vector<float> read_position_weights(const json& ranges, std::size_t length,
+                                         const std::string& file) {
+  const std::string key = "train.position_weights", where = file + ": " + key;
+  if (ranges.is_null()) return {};
+  if (!ranges.is_array() || ranges.empty())
+    throw std::invalid_argument(where + " must be a non-empty array of {from, to, weight}");
+  std::vector<float> w(length, 1.0f);
+  const auto n = static_cast<std::int64_t>(length);
+  for (std::size_t i = 0; i < ranges.size(); ++i) {
+    const std::string item = where + "[" + std::to_string(i) + "]";
+    Section r(ranges[i], file, key + "[" + std::to_string(i) + "].");
+    const auto from = r.get<std::int64_t>("from");
+    const auto to = r.get<std::int64_t>("to");
+    const auto weight = r.get<double>("weight");
+    r.finish();
+    const auto index = [&](std::int64_t p) { return p < 0 ? n + p : p - 1; };
+    const std::int64_t a = index(from), b = index(to);
+    if (from == 0 || to == 0 || a < 0 || b < 0 || a >= n || b >= n || a > b)
+      throw std::invalid_argument(item + ": from " + std::to_string(from) + " to " +
+                                  std::to_string(to) + " is not a range of positions 1.." +
+                                  std::to_string(n) + " (or -" + std::to_string(n) +
+                                  "..-1 from the end) with from before to");
+    if (!(weight >= 0.0) || !std::isfinite(weight))
+      throw std::invalid_argument(item + ".weight must be a finite number >= 0");
+    for (std::int64_t p = a; p <= b; ++p) w[static_cast<std::size_t>(p)] = static_cast<float>(weight);
+  }
+  return w;
+}
+
+}  // namespace
 
 TrainConfig read_train_config(const std::string& file) {
   const json j = read_config_json(file);
@@ -86,6 +124,8 @@ TrainConfig read_train_config(const std::string& file) {
     t.checkpoint_every = train.get<std::int64_t>("checkpoint_every", 500);
     t.threads = train.get<int>("threads", 2);
     t.seed = train.get<std::uint64_t>("seed", 1);
+    t.position_weights = read_position_weights(train.get<json>("position_weights", json()),
+                                               s.length, file);
     train.finish();
   } catch (const models::ModelError& e) {
     throw std::invalid_argument(e.what());

@@ -74,22 +74,25 @@ Tensor sample_times(std::int64_t batch, TimeSampling sampling, at::Generator& ge
   return (strata + u) / static_cast<double>(batch);
 }
 
-// Mean of per-position losses [B, L] over the real positions (mask [B, L] bool, or undefined).
-Tensor masked_mean(const Tensor& per_position, const Tensor& mask) {
-  if (!mask.defined()) return per_position.mean();
-  const auto keep = mask.to(per_position.dtype());
-  return (per_position * keep).sum() / keep.sum();
+// Mean of per-position losses [B, L] over the real positions (mask [B, L] bool, or undefined),
+// weighted by `weights` [L] when defined: sum(w * loss) / sum(w).
+Tensor masked_mean(const Tensor& per_position, const Tensor& mask, const Tensor& weights) {
+  if (!mask.defined() && !weights.defined()) return per_position.mean();
+  auto w = mask.defined() ? mask.to(per_position.dtype()) : torch::ones_like(per_position);
+  if (weights.defined()) w = w * weights.unsqueeze(0);
+  return (per_position * w).sum() / w.sum();
 }
 
-Tensor cross_entropy(const Tensor& logits, const Tensor& letters, const Tensor& mask) {
+Tensor cross_entropy(const Tensor& logits, const Tensor& letters, const Tensor& mask,
+                     const Tensor& weights) {
   auto nll = -torch::log_softmax(logits, -1).gather(-1, letters.unsqueeze(-1)).squeeze(-1);
-  return masked_mean(nll, mask);
+  return masked_mean(nll, mask, weights);
 }
 
 // Loss of one batch of letters [B, L] (real positions: mask, or all when undefined) for the
-// model's method.
+// model's method, with per-position weights [L] when defined.
 Tensor batch_loss(const ModelSpec& spec, Network& net, const Tensor& letters, const Tensor& mask,
-                  const Tensor& t, at::Generator& gen) {
+                  const Tensor& weights, const Tensor& t, at::Generator& gen) {
   const auto k = static_cast<std::int64_t>(spec.k);
   auto x1 = torch::one_hot(letters, k).to(torch::kFloat);
   const auto shape = x1.sizes();
@@ -98,20 +101,20 @@ Tensor batch_loss(const ModelSpec& spec, Network& net, const Tensor& letters, co
     auto x0 = e / e.sum(-1, true);
     auto tt = t.reshape({-1, 1, 1});
     auto xt = tt * x1 + (1.0 - tt) * x0;
-    return cross_entropy(net->forward(xt, t, mask), letters, mask);
+    return cross_entropy(net->forward(xt, t, mask), letters, mask, weights);
   }
   auto g = -torch::log(-torch::log(uniform_open(shape, gen)));
   auto [a, s] = path_tensors(engine::Path(spec.path).options(), t);
   auto xt = torch::softmax(a * x1 + s * g, -1);
   auto logits = net->forward(xt, t, mask);
-  if (spec.method == engine::Method::gsfm) return cross_entropy(logits, letters, mask);
+  if (spec.method == engine::Method::gsfm) return cross_entropy(logits, letters, mask, weights);
   // GSSM: denoising score matching in log coordinates, weighted by 1/lam_c^2 and divided by K.
   // The conditional score is K lam_c (softmax(-g) - 1/K) (method.md section 3 with
   // y = log x_t): the model's q is regressed on q = softmax(-g).
   // The network's logits are a posterior; score_q turns it into the score it implies.
   auto q = torch::softmax(-g, -1);
   auto q_model = net->score_q(torch::softmax(logits, -1), xt, t);
-  return masked_mean((q_model - q).pow(2).sum(-1), mask) * static_cast<double>(k);
+  return masked_mean((q_model - q).pow(2).sum(-1), mask, weights) * static_cast<double>(k);
 }
 
 Tensor gather_batch(const Dataset& data, const Tensor& index) {
@@ -130,6 +133,22 @@ Tensor gather_mask(const Dataset& data, const Tensor& index) {
                      .to(torch::kLong);
   return torch::arange(static_cast<std::int64_t>(data.length), torch::kLong).unsqueeze(0) <
          lengths.unsqueeze(1);
+}
+
+// Per-position loss weights [L] (see TrainOptions::position_weights), undefined when empty.
+Tensor weight_tensor(const ModelSpec& spec, const std::vector<float>& position_weights) {
+  if (position_weights.empty()) return {};
+  if (position_weights.size() != spec.length)
+    throw ModelError("position weights: " + std::to_string(position_weights.size()) +
+                     " entries, the model length is " + std::to_string(spec.length));
+  double sum = 0.0;
+  for (const float w : position_weights) {
+    if (!(w >= 0.0f) || !std::isfinite(w))
+      throw ModelError("position weights must be finite and >= 0");
+    sum += w;
+  }
+  if (!(sum > 0.0)) throw ModelError("position weights are all zero");
+  return torch::tensor(position_weights, torch::kFloat);
 }
 
 double lr_at(const TrainOptions& o, std::int64_t step) {
@@ -157,9 +176,11 @@ void ema_update(Network& ema, const Network& net, double decay) {
 }  // namespace
 
 double validation_loss(const Model& model, const Dataset& data, std::size_t batches,
-                       std::size_t batch, std::uint64_t seed) {
+                       std::size_t batch, std::uint64_t seed,
+                       const std::vector<float>& position_weights) {
   const ModelSpec& spec = model.spec();
   check_data(spec, data, "validation");
+  const Tensor weights = weight_tensor(spec, position_weights);
   if (data.count() == 0) return -1.0;
   torch::NoGradGuard no_grad;
   Network& net = const_cast<Model&>(model).impl().inference();
@@ -174,7 +195,7 @@ double validation_loss(const Model& model, const Dataset& data, std::size_t batc
     auto index = torch::arange(static_cast<std::int64_t>(first),
                                static_cast<std::int64_t>(first + size), torch::kLong);
     auto t = sample_times(static_cast<std::int64_t>(size), TimeSampling::stratified, gen);
-    total += batch_loss(spec, net, gather_batch(data, index), gather_mask(data, index), t, gen)
+    total += batch_loss(spec, net, gather_batch(data, index), gather_mask(data, index), weights, t, gen)
                  .item<double>() *
              static_cast<double>(size);
     used += size;
@@ -192,6 +213,7 @@ TrainResult train(Model& model, const Dataset& train_data, const Dataset& valida
   if (train_data.count() == 0) throw ModelError("training data is empty");
   if (o.batch < 1 || o.steps < 0 || !(o.lr > 0.0) || o.warmup < 1 || o.ema < 0.0 || o.ema >= 1.0)
     throw ModelError("training options: batch >= 1, steps >= 0, lr > 0, warmup >= 1, 0 <= ema < 1");
+  const Tensor weights = weight_tensor(m.spec, o.position_weights);
   at::set_num_threads(o.threads);
   const auto t_start = std::chrono::steady_clock::now();
   const auto seconds = [&] {
@@ -260,7 +282,7 @@ TrainResult train(Model& model, const Dataset& train_data, const Dataset& valida
     auto t = sample_times(static_cast<std::int64_t>(o.batch), o.time_sampling, gen);
     optimizer.zero_grad();
     auto loss = batch_loss(m.spec, m.net, gather_batch(train_data, index),
-                           gather_mask(train_data, index), t, gen);
+                           gather_mask(train_data, index), weights, t, gen);
     loss.backward();
     if (o.clip > 0.0) torch::nn::utils::clip_grad_norm_(m.net->parameters(), o.clip);
     optimizer.step();

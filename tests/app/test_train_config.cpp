@@ -146,6 +146,7 @@ TEST(TrainConfig, Defaults) {
   EXPECT_TRUE(c.spec.network.likelihood_skip);
   EXPECT_FALSE(c.spec.network.block_positions);
   EXPECT_EQ(c.train.time_sampling, models::TimeSampling::stratified);
+  EXPECT_TRUE(c.train.position_weights.empty());
   EXPECT_EQ(c.train.steps, 10);
 }
 
@@ -239,6 +240,50 @@ TEST(TrainConfig, UnknownValuesAreNamed) {
                       "sobol");
   expect_config_error([](json& j) { j["model"]["network"]["input"] = "onehot"; },
                       "model.network.input", "onehot");
+}
+
+// train.position_weights: ranges 1-based from the start or negative from the end, both ends
+// included, later ranges override earlier ones, 1 elsewhere; every malformed range is named.
+TEST(TrainConfig, PositionWeights) {
+  json j = read_json(kConfigs / "dna-promoter.json");
+  j["train"]["position_weights"] = json::parse(
+      R"([{"from": -45, "to": -15, "weight": 8}, {"from": 1, "to": 2, "weight": 0},
+          {"from": -20, "to": -20, "weight": 0.5}])");
+  const std::string file = temp_path("weights.json");
+  std::ofstream(file, std::ios::trunc) << j.dump(2);
+  const TrainConfig c = read_train_config(file);
+  fs::remove(file);
+  const auto& w = c.train.position_weights;
+  ASSERT_EQ(w.size(), 256u);
+  std::vector<float> expected(256, 1.0f);
+  for (std::size_t p = 256 - 45; p <= 256 - 15; ++p) expected[p] = 8.0f;
+  expected[0] = expected[1] = 0.0f;
+  expected[256 - 20] = 0.5f;
+  EXPECT_EQ(w, expected);
+
+  const auto set = [](const char* ranges) {
+    return [ranges](json& j) { j["train"]["position_weights"] = json::parse(ranges); };
+  };
+  expect_config_error(set(R"([{"from": -15, "to": -45, "weight": 2}])"),
+                      "train.position_weights[0]", "not a range");
+  expect_config_error(set(R"([{"from": 0, "to": 3, "weight": 2}])"), "train.position_weights[0]",
+                      "not a range");
+  expect_config_error(set(R"([{"from": 1, "to": 2, "weight": 1}, {"from": 1, "to": 257,
+                      "weight": 2}])"),
+                      "train.position_weights[1]", "not a range");
+  expect_config_error(set(R"([{"from": -257, "to": 3, "weight": 2}])"),
+                      "train.position_weights[0]", "not a range");
+  expect_config_error(set(R"([{"from": 1, "to": 3, "weight": -2}])"),
+                      "train.position_weights[0].weight", ">= 0");
+  expect_config_error(set(R"([{"from": 1, "to": 3}])"), "train.position_weights[0].weight",
+                      "required");
+  expect_config_error(set(R"([{"from": 1, "to": 3, "weight": 1, "w": 2}])"),
+                      "train.position_weights[0].w", "not a known setting");
+  expect_config_error(set(R"([{"from": "a", "to": 3, "weight": 1}])"),
+                      "train.position_weights[0].from", "wrong type");
+  expect_config_error(set(R"([3])"), "train.position_weights[0]", "JSON object");
+  expect_config_error(set(R"([])"), "train.position_weights", "non-empty array");
+  expect_config_error(set(R"({"from": 1})"), "train.position_weights", "non-empty array");
 }
 
 TEST(TrainConfig, MissingFileAndInvalidJson) {

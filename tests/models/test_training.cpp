@@ -2,6 +2,7 @@
 // a checkpoint, keeps the best checkpoint, and refuses data that does not fit the model.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <filesystem>
 
 #include "gsflow/engine/kernels.hpp"
@@ -140,6 +141,35 @@ TEST(Training, DataThatDoesNotFitIsRefused) {
   Dataset wrong_length{5, std::vector<std::uint16_t>(50, 0), {}};
   EXPECT_THROW(train(m, wrong_length, {}, quick(1)), ModelError);
   EXPECT_THROW(train(m, Dataset{4, {}, {}}, {}, quick(1)), ModelError);
+}
+
+// Position weights move the fit to the weighted positions: a model trained on the loss of
+// positions 1-2 only has the lower loss there, one trained on 3-4 the lower loss on 3-4, each
+// measured with the matching weights on held-out data. Bad weights are refused.
+TEST(Training, PositionWeightsSteerTheFit) {
+  ToyData d;
+  const std::vector<float> front{1, 1, 0, 0}, back{0, 0, 1, 1};
+  Model a(toy_spec(engine::Method::gsfm, false), 1), b(toy_spec(engine::Method::gsfm, false), 1);
+  TrainOptions oa = quick(300), ob = quick(300);
+  oa.position_weights = front;
+  ob.position_weights = back;
+  train(a, d.train, {}, oa);
+  train(b, d.train, {}, ob);
+  const auto loss = [&](const Model& m, const std::vector<float>& w) {
+    return validation_loss(m, d.val, 4, 64, 11, w);
+  };
+  EXPECT_LT(loss(a, front), 0.9 * loss(b, front)) << loss(a, front) << " vs " << loss(b, front);
+  EXPECT_LT(loss(b, back), 0.9 * loss(a, back)) << loss(b, back) << " vs " << loss(a, back);
+  // Unit weights are the unweighted loss.
+  EXPECT_NEAR(loss(a, {1, 1, 1, 1}), loss(a, {}), 1e-6);
+  EXPECT_NEAR(loss(a, {2, 2, 2, 2}), loss(a, {}), 1e-6);
+
+  TrainOptions bad = quick(1);
+  for (const auto& w : {std::vector<float>{1, 1, 1}, std::vector<float>{0, 0, 0, 0},
+                        std::vector<float>{1, -1, 1, 1}, std::vector<float>{1, NAN, 1, 1}}) {
+    bad.position_weights = w;
+    EXPECT_THROW(train(a, d.train, {}, bad), ModelError);
+  }
 }
 
 TEST(Training, DatasetHashDependsOnContent) {

@@ -43,6 +43,11 @@ struct TrainOptions {
   double min_lr_ratio = 0.05;  // final learning rate as a fraction of lr
   double ema = 0.0;            // EMA decay of the weights (0 = off, e.g. 0.999)
   TimeSampling time_sampling = TimeSampling::uniform;  // see TimeSampling
+  // Loss weight per position of the model's length (empty = all 1). The training loss becomes
+  // sum(w * loss) / sum(w) over real positions, which moves capacity towards heavily weighted
+  // positions without changing what each position's loss is minimised by. The validation loss
+  // is never weighted, so it stays comparable across recipes.
+  std::vector<float> position_weights;
   std::int64_t validate_every = 500;   // steps between validation losses (0 = only at the end)
   std::size_t validation_batches = 8;  // batches (fixed noise) per validation
   std::int64_t checkpoint_every = 0;  // steps between checkpoints to checkpoint_file (0 = end only)
@@ -75,8 +80,10 @@ TrainResult train(Model& model, const Dataset& train, const Dataset& validation,
                   const std::function<void(const TrainProgress&)>& progress = {},
                   std::int64_t report_every = 100, const std::atomic<bool>* cancel = nullptr);
 
-// Validation loss of the model's current (EMA if any) weights on `data` with fixed noise.
+// Validation loss of the model's current (EMA if any) weights on `data` with fixed noise,
+// weighted per position like TrainOptions::position_weights when `position_weights` is given.
 double validation_loss(const Model& model, const Dataset& data, std::size_t batches,
-                       std::size_t batch, std::uint64_t seed);
+                       std::size_t batch, std::uint64_t seed,
+                       const std::vector<float>& position_weights = {});
 
 }  // namespace gsflow::models
