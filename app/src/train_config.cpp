@@ -2,6 +2,7 @@
 // config-file parsing that config_section.hpp declares.
 #include "train_config.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -28,7 +29,9 @@ namespace {
 // train.position_weights: [{"from": F, "to": T, "weight": W}, ...] -> one weight per position of
 // the model's length, 1 where no range applies (a later range overrides an earlier one).
 // Positions are 1-based from the start, or negative from the end (-1 = the last position), both
-// ends included: {"from": -45, "to": -15} is 45..15 letters before the end of the window.
+// ends included: {"from": -45, "to": -15} is 45..15 letters before the end of the window. The
+// positions are the model's (model.length): for shorter, padded sequences (peptides) -1 is the last
+// padded position, not a sequence's last letter.
 std::vector<float> read_position_weights(const json& ranges, std::size_t length,
                                          const std::string& file) {
   const std::string key = "train.position_weights", where = file + ": " + key;
@@ -53,8 +56,11 @@ std::vector<float> read_position_weights(const json& ranges, std::size_t length,
                                   "..-1 from the end) with from before to");
     if (!(weight >= 0.0) || !std::isfinite(weight))
       throw std::invalid_argument(item + ".weight must be a finite number >= 0");
-    for (std::int64_t p = a; p <= b; ++p) w[static_cast<std::size_t>(p)] = static_cast<float>(weight);
+    for (std::int64_t p = a; p <= b; ++p)
+      w[static_cast<std::size_t>(p)] = static_cast<float>(weight);
   }
+  if (std::all_of(w.begin(), w.end(), [](float v) { return v == 0.0f; }))
+    throw std::invalid_argument(where + " gives every position weight 0");
   return w;
 }
 
@@ -124,8 +130,8 @@ TrainConfig read_train_config(const std::string& file) {
     t.checkpoint_every = train.get<std::int64_t>("checkpoint_every", 500);
     t.threads = train.get<int>("threads", 2);
     t.seed = train.get<std::uint64_t>("seed", 1);
-    t.position_weights = read_position_weights(train.get<json>("position_weights", json()),
-                                               s.length, file);
+    t.position_weights =
+        read_position_weights(train.get<json>("position_weights", json()), s.length, file);
     train.finish();
   } catch (const models::ModelError& e) {
     throw std::invalid_argument(e.what());

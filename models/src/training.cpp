@@ -78,7 +78,11 @@ Tensor sample_times(std::int64_t batch, TimeSampling sampling, at::Generator& ge
 // weighted by `weights` [L] when defined: sum(w * loss) / sum(w).
 Tensor masked_mean(const Tensor& per_position, const Tensor& mask, const Tensor& weights) {
   if (!mask.defined() && !weights.defined()) return per_position.mean();
-  auto w = mask.defined() ? mask.to(per_position.dtype()) : torch::ones_like(per_position);
+  if (!mask.defined()) {
+    const auto w = weights.unsqueeze(0);  // [1, L], broadcast over the batch
+    return (per_position * w).sum() / (w.sum() * per_position.size(0));
+  }
+  auto w = mask.to(per_position.dtype());
   if (weights.defined()) w = w * weights.unsqueeze(0);
   return (per_position * w).sum() / w.sum();
 }
@@ -195,9 +199,10 @@ double validation_loss(const Model& model, const Dataset& data, std::size_t batc
     auto index = torch::arange(static_cast<std::int64_t>(first),
                                static_cast<std::int64_t>(first + size), torch::kLong);
     auto t = sample_times(static_cast<std::int64_t>(size), TimeSampling::stratified, gen);
-    total += batch_loss(spec, net, gather_batch(data, index), gather_mask(data, index), weights, t, gen)
-                 .item<double>() *
-             static_cast<double>(size);
+    total +=
+        batch_loss(spec, net, gather_batch(data, index), gather_mask(data, index), weights, t, gen)
+            .item<double>() *
+        static_cast<double>(size);
     used += size;
   }
   net->train();

@@ -271,8 +271,8 @@ TEST(TrainConfig, PositionWeights) {
   expect_config_error(set(R"([{"from": 1, "to": 2, "weight": 1}, {"from": 1, "to": 257,
                       "weight": 2}])"),
                       "train.position_weights[1]", "not a range");
-  expect_config_error(set(R"([{"from": -257, "to": 3, "weight": 2}])"),
-                      "train.position_weights[0]", "not a range");
+  expect_config_error(set(R"([{"from": -257, "to": 3, "weight": 2}])"), "train.position_weights[0]",
+                      "not a range");
   expect_config_error(set(R"([{"from": 1, "to": 3, "weight": -2}])"),
                       "train.position_weights[0].weight", ">= 0");
   expect_config_error(set(R"([{"from": 1, "to": 3}])"), "train.position_weights[0].weight",
@@ -281,6 +281,8 @@ TEST(TrainConfig, PositionWeights) {
                       "train.position_weights[0].w", "not a known setting");
   expect_config_error(set(R"([{"from": "a", "to": 3, "weight": 1}])"),
                       "train.position_weights[0].from", "wrong type");
+  expect_config_error(set(R"([{"from": 1, "to": -1, "weight": 0}])"), "train.position_weights",
+                      "every position weight 0");
   expect_config_error(set(R"([3])"), "train.position_weights[0]", "JSON object");
   expect_config_error(set(R"([])"), "train.position_weights", "non-empty array");
   expect_config_error(set(R"({"from": 1})"), "train.position_weights", "non-empty array");
