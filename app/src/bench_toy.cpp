@@ -252,8 +252,8 @@ void add_bench_toy(CLI::App& bench) {
       ->check(CLI::IsMember({"consistent", "paper"}));
   cmd->add_option("--signal-max", opt->signal_max, "Consistent path: A(1) (0 = e^lambda - 1)")
       ->check(CLI::NonNegativeNumber);
-  cmd->add_option("--input", opt->input, "Network input: log_probs or probs")
-      ->check(CLI::IsMember({"log_probs", "probs"}));
+  cmd->add_option("--input", opt->input, "Network input: log_probs, probs or posterior")
+      ->check(CLI::IsMember({"log_probs", "probs", "posterior"}));
   cmd->add_option("--decode", opt->decode, "Decode the argmax of xhat or x")
       ->check(CLI::IsMember({"xhat", "x"}));
   cmd->add_option("--integrator", opt->integrator, "exponential or euler")

@@ -10,13 +10,22 @@
 namespace gsflow::models {
 
 const char* network_input_name(NetworkInput input) {
-  return input == NetworkInput::probs ? "probs" : "log_probs";
+  switch (input) {
+    case NetworkInput::probs:
+      return "probs";
+    case NetworkInput::posterior:
+      return "posterior";
+    case NetworkInput::log_probs:
+      break;
+  }
+  return "log_probs";
 }
 
 NetworkInput parse_network_input(const std::string& text, const std::string& field) {
-  if (text == "log_probs") return NetworkInput::log_probs;
-  if (text == "probs") return NetworkInput::probs;
-  throw ModelError(field + ": unknown network input '" + text + "' (expected log_probs or probs)");
+  for (const auto input : {NetworkInput::log_probs, NetworkInput::probs, NetworkInput::posterior})
+    if (text == network_input_name(input)) return input;
+  throw ModelError(field + ": unknown network input '" + text +
+                   "' (expected log_probs, probs or posterior)");
 }
 
 const char* network_type_name(NetworkType type) {
@@ -255,7 +264,8 @@ void Model::init_weights_from(const Model& other, const std::string& what) {
       a.network.type != b.network.type || a.network.width != b.network.width ||
       a.network.blocks != b.network.blocks || a.network.kernel != b.network.kernel ||
       a.network.heads != b.network.heads || a.network.time_features != b.network.time_features ||
-      a.network.input != b.network.input || a.network.likelihood_skip != b.network.likelihood_skip ||
+      a.network.input != b.network.input ||
+      a.network.likelihood_skip != b.network.likelihood_skip ||
       (b.network.block_positions && !a.network.block_positions))
     throw ModelError(what + ": its network, K, L or alphabet differ from the model being trained");
   Network& from = const_cast<Impl&>(*other.impl_).inference();

@@ -26,18 +26,27 @@ NetworkImpl::NetworkImpl(const ModelSpec& spec)
 torch::Tensor NetworkImpl::forward(const torch::Tensor& x, const torch::Tensor& t,
                                    const torch::Tensor& mask) {
   const auto batch = x.size(0);
-  torch::Tensor features;
-  if (options.input == NetworkInput::log_probs) {
-    auto lx = torch::log(x.clamp_min(1e-30f));
-    features = (lx - lx.mean(-1, true)).mul(0.25);
-  } else {
-    features = x.mul(static_cast<double>(k));
-  }
+  const bool needs_likelihood = options.likelihood_skip || options.input == NetworkInput::posterior;
+  const auto likelihood = needs_likelihood ? log_likelihood(x, t) : torch::Tensor();
   auto angles = t.reshape({batch, 1}) * frequencies.reshape({1, -1});
   auto temb = time2(torch::silu(time1(torch::cat({torch::sin(angles), torch::cos(angles)}, 1))));
-  auto logits = body(features, temb, mask);
-  if (options.likelihood_skip) logits = logits + log_likelihood(x, t);
+  auto logits = body(features(x, likelihood), temb, mask);
+  if (options.likelihood_skip) logits = logits + likelihood;
   return logits;
+}
+
+torch::Tensor NetworkImpl::features(const torch::Tensor& x, const torch::Tensor& likelihood) const {
+  switch (options.input) {
+    case NetworkInput::log_probs: {
+      auto lx = torch::log(x.clamp_min(1e-30f));
+      return (lx - lx.mean(-1, true)).mul(0.25);
+    }
+    case NetworkInput::probs:
+      return x.mul(static_cast<double>(k));
+    case NetworkInput::posterior:
+      return torch::softmax(likelihood, -1).mul(static_cast<double>(k)).sub(1.0);
+  }
+  throw ModelError("model: unknown network input");
 }
 
 std::pair<torch::Tensor, torch::Tensor> path_tensors(const engine::PathOptions& path,

@@ -22,6 +22,10 @@ struct NetworkImpl : torch::nn::Module {
   // log p(x_t | e_k) per position and letter, up to a per-position constant: [B, L, K].
   torch::Tensor log_likelihood(const torch::Tensor& x, const torch::Tensor& t) const;
 
+  // What the body sees of x_t, as options.input says: [B, L, K]. `likelihood` is
+  // log_likelihood(x, t), needed (and only read) for NetworkInput::posterior.
+  torch::Tensor features(const torch::Tensor& x, const torch::Tensor& likelihood) const;
+
   // GSSM: the score model's q = 1/K + score/(K lam_c) implied by posterior probabilities
   // `posterior` [B, L, K] at state x and time t (q = sum_j P_j softmax(a e_j - lam_c log x)).
   torch::Tensor score_q(const torch::Tensor& posterior, const torch::Tensor& x,

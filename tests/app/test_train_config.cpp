@@ -96,6 +96,9 @@ TEST(TrainConfig, CommittedValuesArrive) {
     if (n.contains("heads")) {
       EXPECT_EQ(c.spec.network.heads, n["heads"].get<int>());
     }
+    if (n.contains("input")) {
+      EXPECT_EQ(models::network_input_name(c.spec.network.input), n["input"].get<std::string>());
+    }
     const json& t = j.at("train");
     EXPECT_EQ(c.train.steps, t.at("steps").get<std::int64_t>());
     if (t.contains("batch")) {
@@ -240,6 +243,20 @@ TEST(TrainConfig, UnknownValuesAreNamed) {
                       "sobol");
   expect_config_error([](json& j) { j["model"]["network"]["input"] = "onehot"; },
                       "model.network.input", "onehot");
+}
+
+// model.network.input takes every NetworkInput by name.
+TEST(TrainConfig, NetworkInputs) {
+  for (const auto input : {models::NetworkInput::log_probs, models::NetworkInput::probs,
+                           models::NetworkInput::posterior}) {
+    json j = read_json(kConfigs / "dna-promoter.json");
+    j["model"]["network"]["input"] = models::network_input_name(input);
+    const std::string file = temp_path("input.json");
+    std::ofstream(file, std::ios::trunc) << j.dump(2);
+    const TrainConfig c = read_train_config(file);
+    fs::remove(file);
+    EXPECT_EQ(c.spec.network.input, input) << models::network_input_name(input);
+  }
 }
 
 // train.position_weights: ranges 1-based from the start or negative from the end, both ends

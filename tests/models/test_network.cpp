@@ -49,6 +49,34 @@ TEST_P(NetworkFormulas, LikelihoodSkipIsTheUniformPriorPosterior) {
   }
 }
 
+// NetworkInput::posterior feeds the body K p - 1, p the same exact uniform-prior posterior (0 for
+// every letter where x_t carries no information: t = 0 on the consistent path).
+TEST_P(NetworkFormulas, PosteriorInputIsTheScaledUniformPriorPosterior) {
+  ModelSpec spec;
+  spec.length = 1;
+  spec.k = 6;
+  spec.path.interpolant = GetParam();
+  spec.network.input = NetworkInput::posterior;
+  auto net = make_network(spec);
+  const engine::Path path(spec.path);
+  const auto x = states(6);
+  for (const double t : {0.0, 0.05, 0.5, 0.97}) {
+    const auto ts = torch::full({3}, t, torch::kFloat);
+    const auto f = net->features(x, net->log_likelihood(x, ts)).to(torch::kDouble);
+    for (int r = 0; r < 3; ++r) {
+      std::vector<double> y(6), prior(6, 0.0), post(6);
+      for (int c = 0; c < 6; ++c) y[c] = std::log(static_cast<double>(x[r][0][c].item<float>()));
+      engine::clean_posterior(y.data(), prior.data(), 6, path.concrete_logit(t),
+                              path.concrete_temperature(t), post.data());
+      if (t == 0.0 && GetParam() == engine::Interpolant::consistent)
+        for (int c = 0; c < 6; ++c) EXPECT_NEAR(post[c], 1.0 / 6.0, 1e-12);
+      for (int c = 0; c < 6; ++c)
+        EXPECT_NEAR(f[r][0][c].item<double>(), 6.0 * post[c] - 1.0, 1e-4)
+            << "t " << t << " row " << r;
+    }
+  }
+}
+
 TEST_P(NetworkFormulas, ScoreHeadMatchesTheExactMarginalScore) {
   ModelSpec spec;
   spec.method = engine::Method::gssm;

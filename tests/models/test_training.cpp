@@ -70,6 +70,18 @@ TEST(Training, GsfmValidationLossFallsByAQuarter) {
   EXPECT_EQ(m.record().data_hash, dataset_hash(d.train));
 }
 
+// The same with the body fed the exact per-position posteriors (NetworkInput::posterior).
+TEST(Training, PosteriorInputLearnsToo) {
+  ToyData d;
+  ModelSpec spec = toy_spec(engine::Method::gsfm, false);
+  spec.network.input = NetworkInput::posterior;
+  Model m(spec, 1);
+  const TrainResult r = train(m, d.train, d.val, quick(300));
+  EXPECT_GT(r.first_val_loss, 1.9);
+  EXPECT_LT(r.last_val_loss, 0.75 * r.first_val_loss)
+      << r.first_val_loss << " -> " << r.last_val_loss;
+}
+
 // Each method's own loss falls too (GSSM: the weighted score-matching loss; Linear FM: CE).
 TEST(Training, GssmAndLinearLossesFall) {
   ToyData d;

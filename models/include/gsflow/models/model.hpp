@@ -28,6 +28,9 @@ enum class NetworkInput {
   log_probs,  // log x, centred per position and scaled by 1/4 (default; exact posteriors are
               // functions of log x, see docs/method.md)
   probs,      // K * x (uniform = 1)
+  posterior,  // K * p - 1 per position, p = softmax_k log p(x_t | e_k): each position's exact
+              // posterior under a uniform prior (0 where x_t carries no information, K e_k - 1 at
+              // t = 1), so a neighbour's evidence has the same scale at every t (docs/method.md)
 };
 const char* network_input_name(NetworkInput input);
 NetworkInput parse_network_input(const std::string& text, const std::string& field);
