@@ -9,6 +9,8 @@
 #include <chrono>
 #include <iostream>
 #include <map>
+#include <string>
+#include <vector>
 #include <nlohmann/json.hpp>
 
 #include "global_options.hpp"
@@ -252,8 +254,11 @@ void add_bench_toy(CLI::App& bench) {
       ->check(CLI::IsMember({"consistent", "paper"}));
   cmd->add_option("--signal-max", opt->signal_max, "Consistent path: A(1) (0 = e^lambda - 1)")
       ->check(CLI::NonNegativeNumber);
+  std::vector<std::string> inputs;
+  for (const auto input : models::kNetworkInputs)
+    inputs.emplace_back(models::network_input_name(input));
   cmd->add_option("--input", opt->input, "Network input: log_probs, probs or posterior")
-      ->check(CLI::IsMember({"log_probs", "probs", "posterior"}));
+      ->check(CLI::IsMember(inputs));
   cmd->add_option("--decode", opt->decode, "Decode the argmax of xhat or x")
       ->check(CLI::IsMember({"xhat", "x"}));
   cmd->add_option("--integrator", opt->integrator, "exponential or euler")

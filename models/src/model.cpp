@@ -22,7 +22,7 @@ const char* network_input_name(NetworkInput input) {
 }
 
 NetworkInput parse_network_input(const std::string& text, const std::string& field) {
-  for (const auto input : {NetworkInput::log_probs, NetworkInput::probs, NetworkInput::posterior})
+  for (const auto input : kNetworkInputs)
     if (text == network_input_name(input)) return input;
   throw ModelError(field + ": unknown network input '" + text +
                    "' (expected log_probs, probs or posterior)");

@@ -247,8 +247,7 @@ TEST(TrainConfig, UnknownValuesAreNamed) {
 
 // model.network.input takes every NetworkInput by name.
 TEST(TrainConfig, NetworkInputs) {
-  for (const auto input : {models::NetworkInput::log_probs, models::NetworkInput::probs,
-                           models::NetworkInput::posterior}) {
+  for (const auto input : models::kNetworkInputs) {
     json j = read_json(kConfigs / "dna-promoter.json");
     j["model"]["network"]["input"] = models::network_input_name(input);
     const std::string file = temp_path("input.json");

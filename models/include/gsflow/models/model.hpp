@@ -32,6 +32,8 @@ enum class NetworkInput {
               // posterior under a uniform prior (0 where x_t carries no information, K e_k - 1 at
               // t = 1), so a neighbour's evidence has the same scale at every t (docs/method.md)
 };
+inline constexpr NetworkInput kNetworkInputs[] = {NetworkInput::log_probs, NetworkInput::probs,
+                                                  NetworkInput::posterior};
 const char* network_input_name(NetworkInput input);
 NetworkInput parse_network_input(const std::string& text, const std::string& field);
 
