@@ -169,35 +169,59 @@ struct LogSumExpSink {
 // ---- Lanes layout. U independent blocks are processed together so that their dependency chains
 // (Philox rounds, log and exp polynomials) interleave; each lane sees the same instruction
 // sequence whatever U is, so results do not depend on how rows are grouped.
-template <class V, int C, int U, class Src, class Snk>
-requires(U >= 1 && U <= 4) GSFLOW_SIMD_INLINE void lane_blocks(const Src& src, const LaneBlock* b) {
+//
+// A group of U blocks goes through two halves: lane_sums (source, max, exp, the packed sums) and
+// lane_outputs (the sink's factor, then every output). The loop in lanes() runs the sums of group
+// i before the outputs of group i - 1, so the factor's serial chain (a log for log-softmax, ~25
+// dependent operations) has its input ready and overlaps the next group's exps instead of waiting
+// for them.
+template <class V, int C, int U>
+struct LaneSums {
+  static constexpr int P = (U + 3) / 4;  // packed sum registers, four blocks each
+  typename V::F d[U][C], e[U][C], m[U], packed[P];
+};
+
+template <class V, int C, int U, class Src>
+requires(U == 1 || U == 2 || U % 4 == 0) GSFLOW_SIMD_INLINE
+    void lane_sums(const Src& src, const LaneBlock* b, LaneSums<V, C, U>& t) {
   using F = typename V::F;
-  F d[U][C], e[U][C], m[U], s[U], f[U];
-  src.template lanes<C, U>(b, &d[0][0]);
+  F s[U];
+  src.template lanes<C, U>(b, &t.d[0][0]);
   for (int u = 0; u < U; ++u) {
-    m[u] = d[u][0];
-    for (int j = 1; j < C; ++j) m[u] = V::max(m[u], d[u][j]);
-    m[u] = V::max4(m[u]);
-    s[u] = V::zero();
+    t.m[u] = t.d[u][0];
+    for (int j = 1; j < C; ++j) t.m[u] = V::max(t.m[u], t.d[u][j]);
+    t.m[u] = V::max4(t.m[u]);
   }
   for (int u = 0; u < U; ++u)
-    for (int j = 0; j < C; ++j) e[u][j] = d[u][j] = V::sub(d[u][j], m[u]);
-  vexp_n<V, U * C>(&e[0][0]);
-  for (int j = 0; j < C; ++j)
-    for (int u = 0; u < U; ++u) s[u] = V::add(s[u], e[u][j]);
-  // The U blocks' per-group sums reduce together into one register (lane u of each group from
+    for (int j = 0; j < C; ++j) t.e[u][j] = t.d[u][j] = V::sub(t.d[u][j], t.m[u]);
+  vexp_n<V, U * C>(&t.e[0][0]);
+  // Starting from e (not 0 + e) saves an add per block; exp never gives -0: the sums are the same.
+  for (int u = 0; u < U; ++u) s[u] = t.e[u][0];
+  for (int j = 1; j < C; ++j)
+    for (int u = 0; u < U; ++u) s[u] = V::add(s[u], t.e[u][j]);
+  // Four blocks' per-group sums reduce together into one register (lane u of each group from
   // block u), so that one log or division serves all of them. Missing blocks repeat block 0: every
   // row is summed in the same order whatever U is, so results do not depend on the grouping.
-  const F packed = V::sum4_packed(s[0], s[U > 1 ? 1 : 0], s[U > 2 ? 2 : 0], s[U > 3 ? 3 : 0]);
-  const F factors = Snk::factor(packed);
+  for (int q = 0; q < t.P; ++q) {
+    const int n = U - 4 * q;
+    t.packed[q] = V::sum4_packed(s[4 * q], s[4 * q + (n > 1 ? 1 : 0)], s[4 * q + (n > 2 ? 2 : 0)],
+                                 s[4 * q + (n > 3 ? 3 : 0)]);
+  }
+}
+
+template <class V, int C, int U, class Snk>
+GSFLOW_SIMD_INLINE void lane_outputs(const LaneBlock* b, const LaneSums<V, C, U>& t) {
+  using F = typename V::F;
+  F f[U], factors[t.P];
+  for (int q = 0; q < t.P; ++q) factors[q] = Snk::factor(t.packed[q]);
   [&]<int... u>(std::integer_sequence<int, u...>) {
-    ((f[u] = V::template broadcast_lane<u>(factors)), ...);
+    ((f[u] = V::template broadcast_lane<u % 4>(factors[u / 4])), ...);
   }
   (std::make_integer_sequence<int, U>{});
   for (int u = 0; u < U; ++u) {
     if constexpr (Snk::per_element) {
       for (int j = 0; j < C; ++j) {
-        const F out = Snk::element(d[u][j], e[u][j], f[u]);
+        const F out = Snk::element(t.d[u][j], t.e[u][j], f[u]);
         if (C == 1 && b[u].ldy == 4)
           V::store(b[u].y, out);
         else
@@ -205,10 +229,33 @@ requires(U >= 1 && U <= 4) GSFLOW_SIMD_INLINE void lane_blocks(const Src& src, c
       }
     } else {
       alignas(64) float out[V::W];
-      V::store(out, V::add(m[u], f[u]));
+      V::store(out, V::add(t.m[u], f[u]));
       for (int g = 0; g < V::G; ++g) b[u].y[g] = out[4 * g];
     }
   }
+}
+
+template <class V, int C, int U, class Src, class Snk>
+GSFLOW_SIMD_INLINE void lane_blocks(const Src& src, const LaneBlock* b) {
+  LaneSums<V, C, U> t;
+  lane_sums<V, C, U>(src, b, t);
+  lane_outputs<V, C, U, Snk>(b, t);
+}
+
+// Blocks of the lanes layout processed together: enough independent chains to cover latency, few
+// enough registers not to spill (measured with gsflow-microbench over K = 4..64). An expensive
+// source (Philox and two logs, or a log) keeps up to 12 registers in flight: Gumbel-softmax
+// 0.70 -> 1.05 elements/ns at K = 4 (U = 8), 0.79 -> 1.20 at K = 20 (U = 2); 16 spill. Plain
+// sources: up to 4 blocks and 10 registers when only exp(z - m) stays live (softmax), 8 when
+// z - m and its exp both do (log-softmax: U = 2 at K = 20 falls from 3.4 to 3.0 elements/ns);
+// AVX2 (16 registers) two blocks up to K = 32.
+template <class V>
+constexpr int lane_unroll(bool expensive, bool sink_needs_exp, int c) {
+  if (V::W == 8 && !expensive) return c == 1 ? 4 : c <= 8 ? 2 : 1;
+  const int budget = expensive ? 12 : sink_needs_exp ? 10 : 8;
+  for (int u = expensive ? 8 : 4; u > 1; u /= 2)
+    if (u * c <= budget) return u;
+  return 1;
 }
 
 template <class V, int C, class Src, class Snk>
@@ -226,18 +273,32 @@ void lanes(const RowArgs& a, const Src& src) {
                      ldy,
                      static_cast<std::uint32_t>(a.first_row + r0)};
   };
-  // Interleave enough independent chains to cover latency (measured with gsflow-microbench): 4
-  // blocks at K = 4; the long Philox/log chains want 2 up to K = 12; for plain softmax at K = 20
-  // two blocks help AVX2 (1.67 -> 1.90 elem/ns) but spill on AVX-512 (3.32 -> 2.87).
-  constexpr int U = C == 1                            ? 4
-                    : Src::expensive && C <= 3        ? 2
-                    : C <= 2 || (V::W == 8 && C <= 8) ? 2
-                                                      : 1;
+  constexpr int U = lane_unroll<V>(Src::expensive, Snk::needs_exp, C);
   std::size_t r0 = 0;
-  for (; r0 + U * G <= full; r0 += U * G) {
-    LaneBlock b[U];
-    for (int u = 0; u < U; ++u) b[u] = block(r0 + u * G);
-    lane_blocks<V, C, U, Src, Snk>(src, b);
+  if (r0 + U * G <= full) {
+    // Two named slots (not an array indexed at run time, which would live in memory).
+    LaneBlock b0[U], b1[U];
+    LaneSums<V, C, U> t0, t1;
+    auto sums = [&](LaneBlock* b, LaneSums<V, C, U>& t) {
+      for (int u = 0; u < U; ++u) b[u] = block(r0 + u * G);
+      lane_sums<V, C, U>(src, b, t);
+      r0 += U * G;
+    };
+    sums(b0, t0);
+    while (true) {
+      if (r0 + U * G > full) {
+        lane_outputs<V, C, U, Snk>(b0, t0);
+        break;
+      }
+      sums(b1, t1);
+      lane_outputs<V, C, U, Snk>(b0, t0);
+      if (r0 + U * G > full) {
+        lane_outputs<V, C, U, Snk>(b1, t1);
+        break;
+      }
+      sums(b0, t0);
+      lane_outputs<V, C, U, Snk>(b1, t1);
+    }
   }
   for (; r0 < full; r0 += G) {
     const LaneBlock b = block(r0);
