@@ -171,10 +171,10 @@ struct LogSumExpSink {
 // sequence whatever U is, so results do not depend on how rows are grouped.
 //
 // A group of U blocks goes through two halves: lane_sums (source, max, exp, the packed sums) and
-// lane_outputs (the sink's factor, then every output). The loop in lanes() runs the sums of group
-// i before the outputs of group i - 1, so the factor's serial chain (a log for log-softmax, ~25
-// dependent operations) has its input ready and overlaps the next group's exps instead of waiting
-// for them.
+// lane_outputs (the sink's factor, then every output). Where lane_pipelined() allows, lanes()
+// runs the sums of group i before the outputs of group i - 1, so the factor's serial chain (a log
+// for log-softmax, ~25 dependent operations) has its input ready and overlaps the next group's
+// exps instead of waiting for them.
 template <class V, int C, int U>
 struct LaneSums {
   static constexpr int P = (U + 3) / 4;  // packed sum registers, four blocks each
@@ -243,19 +243,27 @@ GSFLOW_SIMD_INLINE void lane_blocks(const Src& src, const LaneBlock* b) {
 }
 
 // Blocks of the lanes layout processed together: enough independent chains to cover latency, few
-// enough registers not to spill (measured with gsflow-microbench over K = 4..64). An expensive
-// source (Philox and two logs, or a log) keeps up to 12 registers in flight: Gumbel-softmax
-// 0.70 -> 1.05 elements/ns at K = 4 (U = 8), 0.79 -> 1.20 at K = 20 (U = 2); 16 spill. Plain
-// sources: up to 4 blocks and 10 registers when only exp(z - m) stays live (softmax), 8 when
-// z - m and its exp both do (log-softmax: U = 2 at K = 20 falls from 3.4 to 3.0 elements/ns);
-// AVX2 (16 registers) two blocks up to K = 32.
+// enough registers not to spill (measured with gsflow-microbench over K = 4..64). Expensive
+// sources (Philox and two logs, or a log) and softmax keep up to 12 registers in flight, sinks
+// that keep both z - m and its exp live 8. Gumbel-softmax on AVX-512: 0.70 -> 1.05 elements/ns
+// at K = 4 (U = 8), 0.79 -> 1.20 at K = 20 (U = 2); 16 registers spill. AVX2 (16 registers):
+// two blocks of plain sources up to K = 32.
 template <class V>
 constexpr int lane_unroll(bool expensive, bool sink_needs_exp, int c) {
   if (V::W == 8 && !expensive) return c == 1 ? 4 : c <= 8 ? 2 : 1;
-  const int budget = expensive ? 12 : sink_needs_exp ? 10 : 8;
+  const int budget = expensive || sink_needs_exp ? 12 : 8;
   for (int u = expensive ? 8 : 4; u > 1; u /= 2)
     if (u * c <= budget) return u;
   return 1;
+}
+
+// Whether lanes() overlaps one group's sums with the previous group's outputs, which holds two
+// groups' registers: measured faster wherever both fit (regs = U * C <= 12) on AVX-512 (softmax
+// K = 20: 3.7 -> 4.7 elements/ns; K = 64 spills: 3.9 -> 2.7). On AVX2 it pays only for a log
+// factor (log-softmax K = 4: 1.2 -> 1.95) and costs softmax and Gumbel-softmax 5-15 %.
+template <class V>
+constexpr bool lane_pipelined(int regs, bool log_factor) {
+  return regs <= 12 && (V::W == 16 || log_factor);
 }
 
 template <class V, int C, class Src, class Snk>
@@ -275,7 +283,7 @@ void lanes(const RowArgs& a, const Src& src) {
   };
   constexpr int U = lane_unroll<V>(Src::expensive, Snk::needs_exp, C);
   std::size_t r0 = 0;
-  if (r0 + U * G <= full) {
+  if (lane_pipelined<V>(U * C, !Snk::needs_exp) && r0 + U * G <= full) {
     // Two named slots (not an array indexed at run time, which would live in memory).
     LaneBlock b0[U], b1[U];
     LaneSums<V, C, U> t0, t1;
@@ -299,6 +307,11 @@ void lanes(const RowArgs& a, const Src& src) {
       sums(b0, t0);
       lane_outputs<V, C, U, Snk>(b1, t1);
     }
+  }
+  for (; r0 + U * G <= full; r0 += U * G) {
+    LaneBlock b[U];
+    for (int u = 0; u < U; ++u) b[u] = block(r0 + u * G);
+    lane_blocks<V, C, U, Src, Snk>(src, b);
   }
   for (; r0 < full; r0 += G) {
     const LaneBlock b = block(r0);
