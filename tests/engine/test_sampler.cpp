@@ -3,6 +3,7 @@
 // simplex invariants, determinism by sequence, and the cancel / frame / progress hooks.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cctype>
 #include <cmath>
@@ -15,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "gsflow/engine/concrete.hpp"
 #include "gsflow/engine/kernels.hpp"
 #include "gsflow/engine/path.hpp"
 #include "gsflow/engine/sampler.hpp"
@@ -123,6 +125,89 @@ TEST(SamplerToy, LinearFmWithExactDenoiserReachesTheFloorWithEnoughSteps) {
   const ToyScore coarse =
       toy_score(Method::linear, Interpolant::consistent, 20, 100, 4000, kernels);
   EXPECT_GT(coarse.kl, 4 * coarse.floor) << "KL " << coarse.kl << ", floor " << coarse.floor;
+}
+
+// ------------------------------------------------------------------------------------------------
+// A correlated target: a positioned motif
+//
+// The toy task's positions are independent. Real promoters carry joint, positioned features (the
+// TATA box). Target: L = 12 letters over ACGT, with probability pi = 0.1 the 8-mer TATAAAAG at
+// positions 2..9, otherwise independent uniform letters. Its exact posterior couples the eight
+// positions through the mixture weight w = P(motif | x_t), so reproducing pi tests joint
+// structure, not only marginals. Measured with this code (n = 20,000, 100 steps): 0.0964 (0.0982
+// at 400 steps); with the evidence for the motif scaled by c (what a denoiser that under-weights
+// joint evidence does) c = 0.8 gives 0.070 and c = 0.5 gives 0.027 (docs/models.md, "The TATA
+// box"). With the exact posterior, motifs are decided at t in [0.1, 0.4].
+
+constexpr std::size_t kMotifLength = 12, kMotifStart = 2;
+constexpr std::uint16_t kMotif[8] = {3, 0, 3, 0, 0, 0, 0, 2};  // TATAAAAG
+
+// Exact P(clean letter | x_t) for the motif mixture, with the log-likelihood ratio of the motif
+// scaled by `evidence` (1 = exact). Per position, q = the posterior under a uniform prior, and
+// p(x_t,i | motif letter) / p(x_t,i | uniform letter) = K q(motif letter).
+Denoiser motif_denoiser(const Path& path, double pi, double evidence) {
+  return [&path, pi, evidence](ConstRows x, std::size_t sequences, double t, Rows out) {
+    constexpr std::size_t k = 4, l = kMotifLength;
+    const double a = path.concrete_logit(t), lam = path.concrete_temperature(t);
+    std::vector<double> y(k), flat(k, 0.0), q(l * k);
+    for (std::size_t s = 0; s < sequences; ++s) {
+      for (std::size_t i = 0; i < l; ++i) {
+        const float* xr = x.data + (s * l + i) * x.stride;
+        for (std::size_t c = 0; c < k; ++c) y[c] = std::log(std::max<double>(xr[c], 1e-300));
+        clean_posterior(y.data(), flat.data(), k, a, lam, &q[i * k]);
+      }
+      double log_ratio = 0.0;
+      for (std::size_t j = 0; j < 8; ++j)
+        log_ratio += std::log(static_cast<double>(k) * q[(kMotifStart + j) * k + kMotif[j]]);
+      const double w = 1.0 / (1.0 + std::exp(-(std::log(pi / (1.0 - pi)) + evidence * log_ratio)));
+      for (std::size_t i = 0; i < l; ++i) {
+        const bool in = i >= kMotifStart && i < kMotifStart + 8;
+        for (std::size_t c = 0; c < k; ++c) {
+          const double motif = in && c == kMotif[i - kMotifStart] ? 1.0 : 0.0;
+          out.data[(s * l + i) * out.stride + c] =
+              static_cast<float>(in ? w * motif + (1.0 - w) * q[i * k + c] : q[i * k + c]);
+        }
+      }
+    }
+  };
+}
+
+struct MotifSample {
+  double motif_fraction;
+  std::vector<double> outside_freq;  // [position outside the motif * 4]
+};
+
+MotifSample sample_motif(double pi, double evidence, std::size_t n, const Kernels& kernels) {
+  const Path path = make_path(Interpolant::consistent);
+  const SampleResult res = sample(motif_denoiser(path, pi, evidence), path,
+                                  {n, kMotifLength, 4, 0}, options_for(Method::gsfm, 100, 1024, 3),
+                                  kernels);
+  MotifSample m{0.0, std::vector<double>((kMotifLength - 8) * 4, 0.0)};
+  for (std::size_t s = 0; s < n; ++s) {
+    const std::uint16_t* seq = res.letters.data() + s * kMotifLength;
+    m.motif_fraction += std::equal(kMotif, kMotif + 8, seq + kMotifStart) ? 1.0 / n : 0.0;
+    std::size_t o = 0;
+    for (std::size_t i = 0; i < kMotifLength; ++i)
+      if (i < kMotifStart || i >= kMotifStart + 8) m.outside_freq[4 * o++ + seq[i]] += 1.0 / n;
+  }
+  return m;
+}
+
+TEST(SamplerMotif, ExactPosteriorReproducesAPositionedMotifAndAWeakenedOneDoesNot) {
+  const Kernels kernels{KernelOptions{}};
+  constexpr double pi = 0.1;
+  constexpr std::size_t n = 3000;
+  // Binomial standard error of the fraction; a chance TATAAAAG elsewhere adds 0.9 * 4^-8 ~ 1e-5.
+  const double se = std::sqrt(pi * (1.0 - pi) / n);
+  const MotifSample exact = sample_motif(pi, 1.0, n, kernels);
+  ::testing::Test::RecordProperty("motif_fraction", std::to_string(exact.motif_fraction));
+  EXPECT_NEAR(exact.motif_fraction, pi, 4.0 * se);
+  // Letters outside the motif stay uniform (standard error of a frequency 0.0079).
+  for (const double f : exact.outside_freq) EXPECT_NEAR(f, 0.25, 0.035);
+  // Power: half the evidence loses most motifs (measured 0.027 at n = 20,000).
+  const double weakened = sample_motif(pi, 0.5, n, kernels).motif_fraction;
+  ::testing::Test::RecordProperty("weakened_fraction", std::to_string(weakened));
+  EXPECT_LT(weakened, pi - 8.0 * se);
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -639,7 +724,9 @@ TEST(SamplerGuide, DriftTowardALetterRaisesItsShareForEveryMethod) {
     EXPECT_GT(strong, some + 0.05);
     // Euler's clamp can zero a letter for good (log 0 stays -inf), so only the exact updates
     // must get there.
-    if (o.integrator == Integrator::exponential) EXPECT_GT(strong, 0.9);
+    if (o.integrator == Integrator::exponential) {
+      EXPECT_GT(strong, 0.9);
+    }
   }
 }
 
