@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -140,7 +141,8 @@ TEST(SamplerToy, LinearFmWithExactDenoiserReachesTheFloorWithEnoughSteps) {
 // box"). With the exact posterior, motifs are decided at t in [0.1, 0.4].
 
 constexpr std::size_t kMotifLength = 12, kMotifStart = 2;
-constexpr std::uint16_t kMotif[8] = {3, 0, 3, 0, 0, 0, 0, 2};  // TATAAAAG
+constexpr std::uint16_t kMotif[] = {3, 0, 3, 0, 0, 0, 0, 2};  // TATAAAAG
+constexpr std::size_t kMotifSize = std::size(kMotif);
 
 // Exact P(clean letter | x_t) for the motif mixture, with the log-likelihood ratio of the motif
 // scaled by `evidence` (1 = exact). Per position, q = the posterior under a uniform prior, and
@@ -157,11 +159,11 @@ Denoiser motif_denoiser(const Path& path, double pi, double evidence) {
         clean_posterior(y.data(), flat.data(), k, a, lam, &q[i * k]);
       }
       double log_ratio = 0.0;
-      for (std::size_t j = 0; j < 8; ++j)
+      for (std::size_t j = 0; j < kMotifSize; ++j)
         log_ratio += std::log(static_cast<double>(k) * q[(kMotifStart + j) * k + kMotif[j]]);
       const double w = 1.0 / (1.0 + std::exp(-(std::log(pi / (1.0 - pi)) + evidence * log_ratio)));
       for (std::size_t i = 0; i < l; ++i) {
-        const bool in = i >= kMotifStart && i < kMotifStart + 8;
+        const bool in = i >= kMotifStart && i < kMotifStart + kMotifSize;
         for (std::size_t c = 0; c < k; ++c) {
           const double motif = in && c == kMotif[i - kMotifStart] ? 1.0 : 0.0;
           out.data[(s * l + i) * out.stride + c] =
@@ -182,13 +184,13 @@ MotifSample sample_motif(double pi, double evidence, std::size_t n, const Kernel
   const SampleResult res = sample(motif_denoiser(path, pi, evidence), path,
                                   {n, kMotifLength, 4, 0}, options_for(Method::gsfm, 100, 1024, 3),
                                   kernels);
-  MotifSample m{0.0, std::vector<double>((kMotifLength - 8) * 4, 0.0)};
+  MotifSample m{0.0, std::vector<double>((kMotifLength - kMotifSize) * 4, 0.0)};
   for (std::size_t s = 0; s < n; ++s) {
     const std::uint16_t* seq = res.letters.data() + s * kMotifLength;
-    m.motif_fraction += std::equal(kMotif, kMotif + 8, seq + kMotifStart) ? 1.0 / n : 0.0;
+    m.motif_fraction += std::equal(std::begin(kMotif), std::end(kMotif), seq + kMotifStart) ? 1.0 / n : 0.0;
     std::size_t o = 0;
     for (std::size_t i = 0; i < kMotifLength; ++i)
-      if (i < kMotifStart || i >= kMotifStart + 8) m.outside_freq[4 * o++ + seq[i]] += 1.0 / n;
+      if (i < kMotifStart || i >= kMotifStart + kMotifSize) m.outside_freq[4 * o++ + seq[i]] += 1.0 / n;
   }
   return m;
 }
