@@ -24,7 +24,6 @@ using nlohmann::json;
 
 constexpr const char* kCheckpointKind = "gsflow-classifier";
 constexpr const char* kDescriptorFormat = "gsflow-classifier-1";
-constexpr std::size_t kChunkPositions = 16384;  // positions per evaluate() chunk
 
 std::string first_line(const c10::Error& e) {
   const std::string msg = e.what_without_backtrace();
@@ -240,7 +239,10 @@ Classifier::Classifier(Classifier&&) noexcept = default;
 Classifier& Classifier::operator=(Classifier&&) noexcept = default;
 
 const ClassifierInfo& Classifier::info() const { return impl_->info; }
-void Classifier::set_threads(int threads) { impl_->threads = std::max(1, threads); }
+void Classifier::set_threads(int threads) {
+  impl_->threads = std::max(1, threads);
+  impl_->shards = std::make_shared<BatchShards>(impl_->threads, Impl::kShardPositions);
+}
 void Classifier::set_metric(const std::string& name, double value) {
   impl_->info.metrics[name] = value;
 }
@@ -325,17 +327,11 @@ void Classifier::evaluate(engine::ConstRows x, std::size_t n, std::size_t length
   if (n == 0) return;
 
   try {
-    at::set_num_threads(impl_->threads);
     const auto li = static_cast<std::int64_t>(length), ki = static_cast<std::int64_t>(info.k),
                si = static_cast<std::int64_t>(x.stride);
     Impl& m = *impl_;
-    // Chunks of about kChunkPositions positions: every activation stays a few MB, so LibTorch's
-    // buffers come back from the heap instead of fresh pages (first touch costs ~14 us per page on
-    // these machines): 1,024 DNA sequences forward + backward in one piece took ~18x longer.
-    const std::size_t chunk =
-        std::max<std::size_t>(1, kChunkPositions / std::max<std::size_t>(1, length));
-    for (std::size_t first = 0; first < n; first += chunk) {
-      const std::size_t count = std::min(chunk, n - first);
+    // Shards of about Impl::kShardPositions positions, side by side on the threads.
+    m.shards->run(n, length, [&](std::size_t first, std::size_t count) {
       const auto ci = static_cast<std::int64_t>(count);
       // A view of the caller's rows (no copy unless the rows are strided).
       auto xs = torch::from_blob(const_cast<float*>(x.data + first * length * x.stride),
@@ -384,7 +380,7 @@ void Classifier::evaluate(engine::ConstRows x, std::size_t n, std::size_t length
       out = out.to(torch::kDouble).contiguous();
       std::copy(out.data_ptr<double>(), out.data_ptr<double>() + count,
                 outputs.begin() + static_cast<std::ptrdiff_t>(first));
-    }
+    });
   } catch (const ModelError&) {
     throw;
   } catch (const c10::Error& e) {

@@ -2,6 +2,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "batch_shards.hpp"
 #include "checkpoint.hpp"
 #include "gsflow/engine/kernels.hpp"
 #include "model_impl.hpp"
@@ -288,10 +289,16 @@ void Model::check_matches(const ModelSpec& expected, const std::string& what) co
 }
 
 namespace {
+struct Shard {
+  torch::Tensor x, t, mask, out;
+};
+
 engine::Denoiser make_denoiser(const Model::Impl* impl, const engine::Kernels& kernels, int threads,
                                const std::vector<std::uint16_t>* lengths) {
-  return [impl, &kernels, threads, lengths](engine::ConstRows x, std::size_t sequences, double t,
-                                            engine::Rows out) {
+  // The network runs on shards of the batch, side by side on `threads` threads (batch_shards.hpp).
+  auto shards = std::make_shared<BatchShards>(threads);
+  return [impl, &kernels, shards, lengths](engine::ConstRows x, std::size_t sequences, double t,
+                                           engine::Rows out) {
     const auto k = static_cast<std::int64_t>(impl->spec.k);
     const std::size_t len = sequences ? x.rows / sequences : 0;
     const bool any_length = impl->spec.variable_length();
@@ -301,24 +308,38 @@ engine::Denoiser make_denoiser(const Model::Impl* impl, const engine::Kernels& k
         (lengths && (lengths->size() != sequences || !any_length)))
       throw std::invalid_argument("model denoiser: state shape does not match the model");
     const auto l = static_cast<std::int64_t>(len);
-    at::set_num_threads(threads);
-    torch::NoGradGuard no_grad;
     Model::Impl& m = *const_cast<Model::Impl*>(impl);
     Network& net = m.inference();
     net->eval();
-    const auto n = static_cast<std::int64_t>(sequences);
-    auto xs = torch::from_blob(const_cast<float*>(x.data), {n, l, k}, torch::kFloat);
-    auto ts = torch::full({n}, static_cast<float>(t));
-    torch::Tensor mask;
-    if (lengths) {
-      auto lens = torch::from_blob(const_cast<std::uint16_t*>(lengths->data()), {n}, torch::kInt16)
-                      .to(torch::kLong);
-      mask = torch::arange(l, torch::kLong).unsqueeze(0) < lens.unsqueeze(1);
-    }
-    auto out_t = torch::from_blob(out.data, {n, l, k}, torch::kFloat);
-    out_t.copy_(net->forward(xs, ts, mask));
+    // Views of shard [first, first + count) of the batch: x, t, mask and the output.
+    const auto shard = [&](std::size_t first, std::size_t count) {
+      const auto n = static_cast<std::int64_t>(count);
+      const std::size_t row0 = first * len;
+      Shard s{
+          torch::from_blob(const_cast<float*>(x.data + row0 * x.stride), {n, l, k}, torch::kFloat),
+          torch::full({n}, static_cast<float>(t)),
+          {},
+          torch::from_blob(out.data + row0 * out.stride, {n, l, k}, torch::kFloat)};
+      if (lengths)
+        s.mask = torch::arange(l, torch::kLong).unsqueeze(0) <
+                 torch::from_blob(const_cast<std::uint16_t*>(lengths->data() + first), {n},
+                                  torch::kInt16)
+                     .to(torch::kLong)
+                     .unsqueeze(1);
+      return s;
+    };
+    shards->run(sequences, len, [&](std::size_t first, std::size_t count) {
+      const torch::NoGradGuard no_grad;
+      const Shard s = shard(first, count);
+      s.out.copy_(net->forward(s.x, s.t, s.mask));
+    });
     kernels.softmax(engine::ConstRows{out.data, out.rows, out.k, out.stride}, out);
-    if (impl->spec.method == engine::Method::gssm) out_t.copy_(net->score_q(out_t.clone(), xs, ts));
+    if (impl->spec.method == engine::Method::gssm)
+      shards->run(sequences, len, [&](std::size_t first, std::size_t count) {
+        const torch::NoGradGuard no_grad;
+        const Shard s = shard(first, count);
+        s.out.copy_(net->score_q(s.out.clone(), s.x, s.t));
+      });
   };
 }
 }  // namespace

@@ -85,8 +85,8 @@ class Classifier {
                 std::span<const std::uint16_t> lengths, std::span<double> outputs,
                 const engine::Rows* grad = nullptr) const;
 
-  // LibTorch intra-op threads that evaluate() uses (default 1). Not thread-safe: set it before
-  // sharing the classifier between threads.
+  // Threads that evaluate() uses (default 1): shards of the batch run side by side, with the same
+  // bits for every thread count. Not thread-safe: set it before sharing the classifier.
   void set_threads(int threads);
   // Records a metric in info().metrics (e.g. test results added after training), kept by save().
   void set_metric(const std::string& name, double value);

@@ -120,7 +120,9 @@ class Model {
   std::int64_t parameter_count() const;
 
   // A denoiser for engine::sample(): runs the network (EMA weights if any) under NoGradGuard and
-  // writes softmax(logits) with the engine's kernels. `threads` sets LibTorch's intra-op threads.
+  // writes softmax(logits) with the engine's kernels. The network runs on shards of about a
+  // thousand positions, `threads` of them side by side; the output has the same bits for every
+  // thread count.
   engine::Denoiser denoiser(const engine::Kernels& kernels, int threads = 1) const;
   // The same for states padded to the model's length whose sequence i has only lengths[i] real
   // letters (transformer models): padded positions are masked out of attention. Every call must
