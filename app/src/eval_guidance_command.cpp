@@ -71,7 +71,7 @@ void run_eval_guidance(const EvalGuidanceCli& cli) {
   const engine::Alphabet& alphabet = alphabet_named(spec.alphabet, file + ": alphabet");
   const bool dna = spec.alphabet == "dna";
   const std::size_t kmax = dna ? 6 : 3;
-  const auto objective = guidance::make_objective(cli.objective, spec.alphabet);
+  const auto objective = guidance::make_objective(cli.objective, spec.alphabet, cli.threads);
 
   // The judge: --judge, else the bundled judge named like the objective, if any.
   std::string judge_name = cli.judge;

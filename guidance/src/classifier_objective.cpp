@@ -60,8 +60,10 @@ class ClassifierObjective final : public Objective {
 
 std::shared_ptr<const Objective> make_classifier_objective(const std::string& spec,
                                                            const std::string& file,
-                                                           const std::string& alphabet) {
+                                                           const std::string& alphabet,
+                                                           int threads) {
   auto classifier = models::Classifier::load(file);
+  classifier.set_threads(threads);
   const auto& ci = classifier.info();
   if (ci.alphabet != alphabet)
     throw std::invalid_argument("--guide " + spec + ": " + file + " classifies " + ci.alphabet +

@@ -10,9 +10,10 @@
 namespace gsflow::guidance::detail {
 
 // Loads the classifier `file` for the objective named `spec`; throws std::invalid_argument naming
-// `spec` when it is for another alphabet.
+// `spec` when it is for another alphabet. It evaluates on `threads` threads.
 std::shared_ptr<const Objective> make_classifier_objective(const std::string& spec,
                                                            const std::string& file,
-                                                           const std::string& alphabet);
+                                                           const std::string& alphabet,
+                                                           int threads);
 
 }  // namespace gsflow::guidance::detail

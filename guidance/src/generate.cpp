@@ -65,7 +65,8 @@ std::vector<std::shared_ptr<const Objective>> guidance_objectives(const models::
   const auto& terms = request.guidance.terms;
   std::vector<std::shared_ptr<const Objective>> objectives = request.objectives;
   if (objectives.empty())
-    for (const auto& term : terms) objectives.push_back(make_objective(term.objective, spec.alphabet));
+    for (const auto& term : terms)
+      objectives.push_back(make_objective(term.objective, spec.alphabet, request.threads));
   if (objectives.size() != terms.size())
     throw std::invalid_argument("guidance: " + std::to_string(objectives.size()) +
                                 " objectives given for " + std::to_string(terms.size()) + " terms");

@@ -17,7 +17,7 @@ double potential(const ObjectiveInfo& info, double score, std::size_t length) {
 }
 
 std::shared_ptr<const Objective> make_objective(const std::string& spec,
-                                                const std::string& alphabet) {
+                                                const std::string& alphabet, int threads) {
   const auto colon = spec.find(':');
   const std::string name = spec.substr(0, colon);
   const std::string arg = colon == std::string::npos ? "" : spec.substr(colon + 1);
@@ -26,7 +26,7 @@ std::shared_ptr<const Objective> make_objective(const std::string& spec,
   if (name == "classifier") {
     if (arg.empty())
       throw std::invalid_argument("--guide " + spec + ": give the file, classifier:FILE");
-    return detail::make_classifier_objective(spec, arg, alphabet);
+    return detail::make_classifier_objective(spec, arg, alphabet, threads);
   }
   if (!arg.empty())
     throw std::invalid_argument("--guide " + spec + ": the classifier " + name +
@@ -39,7 +39,8 @@ std::shared_ptr<const Objective> make_objective(const std::string& spec,
                                 "' (for " + (alphabet.empty() ? "this model" : alphabet) + ": " +
                                 known + ", or classifier:FILE)");
   }
-  return detail::make_classifier_objective(spec, models::resolve_classifier(name), alphabet);
+  return detail::make_classifier_objective(spec, models::resolve_classifier(name), alphabet,
+                                           threads);
 }
 
 std::vector<std::string> objective_names(const std::string& alphabet) {

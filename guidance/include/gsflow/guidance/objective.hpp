@@ -69,8 +69,9 @@ double potential(const ObjectiveInfo& info, double score, std::size_t length);
 //   classifier:FILE        a classifier checkpoint (.ckpt) or TorchScript descriptor (.json)
 // Throws std::invalid_argument naming the spec for an unknown name, a bad argument or an objective
 // for another alphabet, and models::ModelError / engine::InputError for unreadable files.
+// A classifier evaluates its batches on `threads` threads (models::Classifier::set_threads).
 std::shared_ptr<const Objective> make_objective(const std::string& spec,
-                                                const std::string& alphabet);
+                                                const std::string& alphabet, int threads = 1);
 
 // Built-in objective names for `alphabet` and the bundled classifiers for it, for help texts.
 std::vector<std::string> objective_names(const std::string& alphabet);
