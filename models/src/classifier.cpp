@@ -240,8 +240,7 @@ Classifier& Classifier::operator=(Classifier&&) noexcept = default;
 
 const ClassifierInfo& Classifier::info() const { return impl_->info; }
 void Classifier::set_threads(int threads) {
-  impl_->threads = std::max(1, threads);
-  impl_->shards = std::make_shared<BatchShards>(impl_->threads, Impl::kShardPositions);
+  impl_->shards = std::make_shared<BatchShards>(std::max(1, threads), Impl::kShardPositions);
 }
 void Classifier::set_metric(const std::string& name, double value) {
   impl_->info.metrics[name] = value;

@@ -18,7 +18,6 @@ namespace gsflow::models {
 struct Classifier::Impl {
   ClassifierInfo info;
   std::string file;  // where it was loaded from ("" = trained in this process)
-  int threads = 1;
   // Shards of about kShardPositions positions: every activation stays a few MB, so LibTorch's
   // buffers come back from the heap instead of fresh pages (first touch costs ~14 us per page on
   // these machines): 1,024 DNA sequences forward + backward in one piece took ~18x longer.
