@@ -50,8 +50,8 @@ bool same_bits(const std::vector<float>& a, const std::vector<float>& b) {
 
 class BundledDenoiser : public ::testing::TestWithParam<const char*> {};
 
-// 7 sequences: shards of 3 + 4 on two threads and 2 + 2 + 3 on three, so shard sizes differ from
-// each other and from the whole batch.
+// 7 sequences make 4 shards (1 + 2 + 2 + 2 sequences) for every model here; one thread runs them
+// one after another, 2, 3 or 8 threads side by side in whatever order the pool takes them.
 TEST_P(BundledDenoiser, EveryThreadCountGivesTheSameBits) {
   const Model m = Model::load(resolve_model(GetParam()));
   const std::size_t n = 7;
