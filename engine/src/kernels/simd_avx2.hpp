@@ -46,17 +46,19 @@ struct Avx2 {
   [[gnu::always_inline]] static F min(F a, F b) { return _mm256_min_ps(a, b); }
   [[gnu::always_inline]] static F fmadd(F a, F b, F c) { return _mm256_fmadd_ps(a, b, c); }
   [[gnu::always_inline]] static F fnmadd(F a, F b, F c) { return _mm256_fnmadd_ps(a, b, c); }
-  [[gnu::always_inline]] static F round(F a) {
-    return _mm256_round_ps(a, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+  // exp's range reduction (simd_math.hpp) without vroundps or an integer conversion: adding
+  // 1.5 * 2^23 + 127 to x / ln 2 (one fmadd) rounds it to nearest and leaves n + 127 in the low
+  // mantissa bits, which a shift moves into the exponent field of 2^n. The floor keeps n >= -127,
+  // whose exponent field 0 makes 2^n, and so the result, exactly 0 (x <= -87.68; above it p * 2^n
+  // is the true value, subnormal down to there).
+  static constexpr float kExpFloor = -87.9f;
+  [[gnu::always_inline]] static F exp_round(F x, F& key) {
+    const F magic = set1(12583039.0f);  // 1.5 * 2^23 + 127
+    key = fmadd(x, set1(1.44269504088896341f), magic);
+    return sub(key, magic);
   }
-  // p * 2^n built from exponent bits. Every kernel calls exp with x <= 0, so n <= 0; below
-  // x = -87.33 (n < -126, where the bits would be garbage and the true result is subnormal or 0)
-  // the result is replaced by 0.
-  [[gnu::always_inline]] static F scale2(F p, F n, F x) {
-    const __m256i bits =
-        _mm256_slli_epi32(_mm256_add_epi32(_mm256_cvtps_epi32(n), _mm256_set1_epi32(127)), 23);
-    const F r = _mm256_mul_ps(p, _mm256_castsi256_ps(bits));
-    return _mm256_blendv_ps(r, zero(), _mm256_cmp_ps(x, set1(-87.3365447505f), _CMP_LT_OQ));
+  [[gnu::always_inline]] static F scale2(F p, F key) {
+    return mul(p, _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_castps_si256(key), 23)));
   }
   [[gnu::always_inline]] static M lt(F a, F b) { return _mm256_cmp_ps(a, b, _CMP_LT_OQ); }
   [[gnu::always_inline]] static M eq(F a, F b) { return _mm256_cmp_ps(a, b, _CMP_EQ_OQ); }
@@ -74,6 +76,10 @@ struct Avx2 {
   template <int n>
   [[gnu::always_inline]] static I srli(I a) {
     return _mm256_srli_epi32(a, n);
+  }
+  template <int n>
+  [[gnu::always_inline]] static I srai(I a) {
+    return _mm256_srai_epi32(a, n);
   }
   template <int n>
   [[gnu::always_inline]] static I slli(I a) {

@@ -46,11 +46,14 @@ struct Avx512 {
   [[gnu::always_inline]] static F fnmadd(F a, F b, F c) {
     return _mm512_fnmadd_ps(a, b, c);
   }  // c - a*b
-  [[gnu::always_inline]] static F round(F a) {
-    return _mm512_roundscale_ps(a, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+  // exp's range reduction (simd_math.hpp): n = round(x / ln 2), and p * 2^n for that n.
+  static constexpr float kExpFloor = -104.0f;  // vscalefps underflows gradually down to here
+  [[gnu::always_inline]] static F exp_round(F x, F& key) {
+    key = _mm512_roundscale_ps(_mm512_mul_ps(x, set1(1.44269504088896341f)),
+                               _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    return key;
   }
-  // p * 2^n for integral n (x is exp's argument, unused here: vscalefps handles under/overflow).
-  [[gnu::always_inline]] static F scale2(F p, F n, F) { return _mm512_scalef_ps(p, n); }
+  [[gnu::always_inline]] static F scale2(F p, F key) { return _mm512_scalef_ps(p, key); }
   [[gnu::always_inline]] static M lt(F a, F b) { return _mm512_cmp_ps_mask(a, b, _CMP_LT_OQ); }
   [[gnu::always_inline]] static M eq(F a, F b) { return _mm512_cmp_ps_mask(a, b, _CMP_EQ_OQ); }
   [[gnu::always_inline]] static F select(M m, F a, F b) {
@@ -69,6 +72,10 @@ struct Avx512 {
   template <int n>
   [[gnu::always_inline]] static I srli(I a) {
     return _mm512_srli_epi32(a, n);
+  }
+  template <int n>
+  [[gnu::always_inline]] static I srai(I a) {
+    return _mm512_srai_epi32(a, n);
   }
   template <int n>
   [[gnu::always_inline]] static I slli(I a) {

@@ -19,16 +19,18 @@ namespace {
 // before the next. GCC keeps source order on x86, so writing the chains side by side is what lets
 // the core overlap them: block by block, a Philox -> log -> log chain runs serially.
 
-// exp(x) in place for x <= 0 (every kernel exponentiates z - max); -inf and anything below -104
-// give exactly 0 (true exp(-104) is below the smallest subnormal). The 2^n scaling is the traits'
-// job (vscalefps on AVX-512 underflows gradually; AVX2 builds exponent bits, flushes below -87.3).
+// exp(x) in place for x <= 0 (every kernel exponentiates z - max); -inf and anything below the
+// traits' kExpFloor give exactly 0. Rounding x / ln 2 and the 2^n scaling are the traits' job
+// (AVX-512: vrndscaleps and vscalefps, which underflows gradually down to the floor -104, where
+// true exp is below the smallest subnormal; AVX2: a magic-number add that leaves n + 127 in the
+// low mantissa bits, shifted into the exponent, flushing to 0 below about -87.7).
 template <class V, int N>
 GSFLOW_SIMD_INLINE void vexp_n(typename V::F* x) {
   using F = typename V::F;
-  F n[N], r[N], p[N];
+  F n[N], r[N], p[N], key[N];
   for (int i = 0; i < N; ++i) {
-    const F xc = V::max(x[i], V::set1(-104.0f));
-    n[i] = V::round(V::mul(xc, V::set1(1.44269504088896341f)));
+    const F xc = V::max(x[i], V::set1(V::kExpFloor));
+    n[i] = V::exp_round(xc, key[i]);  // round(xc / ln 2), and what scale2 needs for 2^n
     // One fused step with ln 2 rounded to float: |error| <= |n| * 1.9e-9, under 2.5e-7 relative
     // for every argument the kernels pass (>= -104), < 1 ulp for |x| < 20.
     r[i] = V::fnmadd(n[i], V::set1(0.693147182464599609375f), xc);
@@ -41,7 +43,7 @@ GSFLOW_SIMD_INLINE void vexp_n(typename V::F* x) {
   for (int i = 0; i < N; ++i) p[i] = V::fmadd(p[i], r[i], V::set1(5.0000001201e-1f));
   for (int i = 0; i < N; ++i) {
     p[i] = V::add(V::fmadd(p[i], V::mul(r[i], r[i]), r[i]), V::set1(1.0f));
-    x[i] = V::scale2(p[i], n[i], x[i]);
+    x[i] = V::scale2(p[i], key[i]);
   }
 }
 
@@ -61,13 +63,15 @@ GSFLOW_SIMD_INLINE void vlog_n(typename V::F* x) {
     [[maybe_unused]] const auto tiny = V::lt(x[i], V::set1(FLT_MIN));
     F xs = x[i];
     if constexpr (kAnyInput) xs = V::select(tiny, V::mul(x[i], V::set1(8388608.0f)), x[i]);  // 2^23
+    // xs = 2^e m with m in [sqrt(1/2), sqrt(2)), Cephes' range: subtracting the bits of
+    // sqrt(1/2) borrows from the exponent field exactly when the mantissa is below sqrt(1/2)'s, so
+    // one arithmetic shift gives e, and removing e from the exponent field gives m (no compare or
+    // select; the same e and m as halving into [0.5, 1) and doubling where below sqrt(1/2)).
     const auto bits = V::cast_i(xs);
-    e[i] = V::cvt_f(V::sub_i(V::template srli<23>(bits), V::set1_i(126)));
+    const auto k = V::template srai<23>(V::sub_i(bits, V::set1_i(0x3f3504f3)));
+    e[i] = V::cvt_f(k);
     if constexpr (kAnyInput) e[i] = V::select(tiny, V::sub(e[i], V::set1(23.0f)), e[i]);
-    m[i] = V::cast_f(V::or_i(V::and_i(bits, V::set1_i(0x007fffff)), V::set1_i(0x3f000000)));
-    const auto below = V::lt(m[i], V::set1(0.707106781186547524f));  // m in [0.5, 1)
-    e[i] = V::select(below, V::sub(e[i], V::set1(1.0f)), e[i]);
-    m[i] = V::sub(V::select(below, V::add(m[i], m[i]), m[i]), V::set1(1.0f));  // exact (Sterbenz)
+    m[i] = V::sub(V::cast_f(V::sub_i(bits, V::template slli<23>(k))), V::set1(1.0f));  // exact
     z[i] = V::mul(m[i], m[i]);
     y[i] = V::set1(7.0376836292e-2f);
   }
