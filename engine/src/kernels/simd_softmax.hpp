@@ -194,7 +194,14 @@ requires(U == 1 || U == 2 || U % 4 == 0) GSFLOW_SIMD_INLINE
   }
   for (int u = 0; u < U; ++u)
     for (int j = 0; j < C; ++j) t.e[u][j] = t.d[u][j] = V::sub(t.d[u][j], t.m[u]);
-  vexp_n<V, U * C>(&t.e[0][0]);
+  // At most 8 exps in lockstep (the largest divisor of U * C up to 8): wider blocks (U * C = 16)
+  // spill their temporaries.
+  constexpr int kChunk = [] {
+    for (int c = 8; c > 1; --c)
+      if ((U * C) % c == 0) return c;
+    return 1;
+  }();
+  for (int i = 0; i < U * C; i += kChunk) vexp_n<V, kChunk>(&t.e[0][0] + i);
   // At K = 4 the sum is e itself (0 + e is the same: exp never gives -0). For C > 1 starting from e
   // too measured slower out of cache at K = 64 (3.0 -> 2.5 elements/ns): GCC schedules the loads
   // differently.
