@@ -5,6 +5,7 @@
 // (kernel_test_util.hpp); the tolerances and their reasons are documented there (struct Tol).
 #include <gtest/gtest.h>
 
+#include <cfloat>
 #include <cmath>
 #include <cstdint>
 #include <random>
@@ -170,6 +171,51 @@ TEST_P(KernelPath, SoftmaxMatchesLongDoubleOracle) {
       chk.check(bits_equal(x, x0), w + " (input must not change)");
     }
   chk.summary("softmax");
+}
+
+// exp near the bottom of the float range, where the paths build 2^n differently (AVX-512
+// vscalefps, AVX2 exponent bits with a clamp, the reference in double): rows {0, x, x - 0.5, -inf}
+// with x swept from -80 to -110 in steps of 1/128 at K = 4 (lanes layout) and K = 20 (the same
+// four values, then -inf). Where the true probability is a normal float it must be within 4e-6 +
+// 8 ulp per unit of |x| (the argument's rounding); below FLT_MIN only [0, 2 FLT_MIN] is allowed
+// (subnormal or flushed, never garbage from a wrapped exponent); -inf must give exactly 0.
+TEST_P(KernelPath, SoftmaxNearFloatUnderflow) {
+  const Kernels kern = make();
+  for (std::size_t k : {std::size_t{4}, std::size_t{20}}) {
+    const std::size_t rows = 30 * 128 + 1;
+    Batch x(rows, k, k, kNegInf);
+    for (std::size_t r = 0; r < rows; ++r) {
+      const float v = -80.0f - static_cast<float>(r) / 128.0f;  // exact in float
+      x.at(r, 0) = 0.0f;
+      x.at(r, 1) = v;
+      x.at(r, 2) = v - 0.5f;
+    }
+    Batch y = make_output(rows, k, k);
+    kern.softmax(x.in(), y.out());
+    std::size_t bad = 0;
+    std::string first;
+    for (std::size_t r = 0; r < rows; ++r) {
+      const ld v = x.at(r, 1);
+      const ld e1 = std::exp(v), e2 = std::exp(v - 0.5L), s = 1 + e1 + e2;
+      const ld want[3] = {1 / s, e1 / s, e2 / s};
+      for (std::size_t c = 0; c < k; ++c) {
+        const float got = y.at(r, c);
+        bool ok;
+        if (c >= 3) {
+          ok = got == 0.0f;
+        } else if (want[c] >= FLT_MIN) {
+          const ld tol = (4e-6L + 8 * kUnitRoundoff * (std::fabs(v) + 1)) * want[c];
+          ok = std::fabs(ld{got} - want[c]) <= tol;
+        } else {
+          ok = got >= 0.0f && got <= 2 * FLT_MIN;
+        }
+        if (!ok && bad++ == 0)
+          first = "K=" + std::to_string(k) + " x=" + std::to_string(static_cast<double>(v)) +
+                  " col " + std::to_string(c) + ": got " + std::to_string(got);
+      }
+    }
+    EXPECT_EQ(bad, 0u) << where("first failure: " + first);
+  }
 }
 
 TEST_P(KernelPath, LogSoftmaxMatchesLongDoubleOracle) {
