@@ -27,13 +27,13 @@ namespace {
 template <class V, int N>
 GSFLOW_SIMD_INLINE void vexp_n(typename V::F* x) {
   using F = typename V::F;
-  F n[N], r[N], p[N], key[N];
+  F r[N], p[N], key[N];
   for (int i = 0; i < N; ++i) {
     const F xc = V::max(x[i], V::set1(V::kExpFloor));
-    n[i] = V::exp_round(xc, key[i]);  // round(xc / ln 2), and what scale2 needs for 2^n
+    const F n = V::exp_round(xc, key[i]);  // round(xc / ln 2), and what scale2 needs for 2^n
     // One fused step with ln 2 rounded to float: |error| <= |n| * 1.9e-9, under 2.5e-7 relative
     // for every argument the kernels pass (>= -104), < 1 ulp for |x| < 20.
-    r[i] = V::fnmadd(n[i], V::set1(0.693147182464599609375f), xc);
+    r[i] = V::fnmadd(n, V::set1(0.693147182464599609375f), xc);
     p[i] = V::set1(1.9875691500e-4f);
   }
   for (int i = 0; i < N; ++i) p[i] = V::fmadd(p[i], r[i], V::set1(1.3981999507e-3f));
