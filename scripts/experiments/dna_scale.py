@@ -4,7 +4,8 @@
 A PyTorch re-implementation of what `gsflow train --config configs/dna-promoter.json` trains and
 `gsflow generate` samples (consistent interpolant, lambda 3, likelihood skip, centred log x / 4
 input, the dilated CNN of models/src/cnn.cpp, AdamW + warm-up + cosine, EMA, stratified times,
-exponential integrator, decode by argmax of the last x_hat), so that larger networks and much
+exponential integrator, decode by argmax of the last x_hat; `--network transformer` swaps in the
+transformer of models/src/transformer.cpp), so that larger networks and much
 longer training than the 60-minute CPU budget allows can be measured on a GPU. It is not part of
 gsflow: the product trains in C++ with LibTorch. It writes the generated sequences as FASTA and
 one JSON line of metrics (TATA window fraction and bins, GC, 6-mer JS in bits with its floor),
@@ -90,6 +91,53 @@ class Cnn(nn.Module):
             z = F.silu(norm(h) + proj(st).unsqueeze(1))
             h = h + conv(z.transpose(1, 2)).transpose(1, 2)
         return self.output(self.output_norm(h)) + like
+
+
+class Transformer(Cnn):
+    """The adaptive-layer-norm transformer of models/src/transformer.cpp (the peptide model's
+    body), on the same time embedding, input features and likelihood skip as the CNN."""
+
+    def __init__(self, length, k, width, blocks, heads, time_features=32):
+        super().__init__(length, k, width, 0, 1, time_features)
+        del self.output_norm
+        self.heads = heads
+        self.modulation = nn.ModuleList(nn.Linear(width, 6 * width) for _ in range(blocks))
+        self.qkv = nn.ModuleList(nn.Linear(width, 3 * width) for _ in range(blocks))
+        self.attn_out = nn.ModuleList(nn.Linear(width, width) for _ in range(blocks))
+        self.fc1 = nn.ModuleList(nn.Linear(width, 2 * width) for _ in range(blocks))
+        self.fc2 = nn.ModuleList(nn.Linear(2 * width, width) for _ in range(blocks))
+        self.output_mod = nn.Linear(width, 2 * width)
+        with torch.no_grad():  # adaLN-zero: every block starts as the identity
+            for m in list(self.modulation) + [self.output_mod]:
+                m.weight.zero_()
+                m.bias.zero_()
+
+    @staticmethod
+    def modulate(h, shift, scale):
+        return F.layer_norm(h, h.shape[-1:], eps=1e-6) * (1 + scale.unsqueeze(1)) + shift.unsqueeze(1)
+
+    def forward(self, x, t):
+        like = self.log_likelihood(x, t)
+        angles = t.reshape(-1, 1) * self.frequencies.reshape(1, -1)
+        temb = self.time2(F.silu(self.time1(torch.cat([torch.sin(angles), torch.cos(angles)], 1))))
+        lx = torch.log(x.clamp_min(1e-30))
+        h = self.input((lx - lx.mean(-1, keepdim=True)) * 0.25) + self.positions.unsqueeze(0)
+        st = F.silu(temb)
+        b, n, w = h.shape
+        d = w // self.heads
+        for mod, qkv, out, fc1, fc2 in zip(self.modulation, self.qkv, self.attn_out, self.fc1,
+                                           self.fc2):
+            m = mod(st).chunk(6, -1)
+            q, k, v = qkv(self.modulate(h, m[0], m[1])).reshape(b, n, 3, self.heads, d).unbind(2)
+            q, k, v = (z.transpose(1, 2) for z in (q, k, v))
+            if hasattr(F, "scaled_dot_product_attention"):
+                a = F.scaled_dot_product_attention(q, k, v)
+            else:
+                a = torch.softmax(q @ k.transpose(-2, -1) / math.sqrt(d), -1) @ v
+            h = h + m[2].unsqueeze(1) * out(a.transpose(1, 2).reshape(b, n, w))
+            h = h + m[5].unsqueeze(1) * fc2(F.gelu(fc1(self.modulate(h, m[3], m[4]))))
+        om = self.output_mod(st).chunk(2, -1)
+        return self.output(self.modulate(h, om[0], om[1])) + like
 
 
 def batch_loss(net, letters, gen):
@@ -178,6 +226,8 @@ def main():
     p.add_argument("--width", type=int, default=64)
     p.add_argument("--blocks", type=int, default=8)
     p.add_argument("--kernel", type=int, default=9)
+    p.add_argument("--network", choices=("cnn", "transformer"), default="cnn")
+    p.add_argument("--heads", type=int, default=4, help="transformer attention heads")
     p.add_argument("--batch", type=int, default=64)
     p.add_argument("--lr", type=float, default=1e-3)
     p.add_argument("--steps", type=int, default=14000, help="planned steps (upper bound)")
@@ -192,6 +242,7 @@ def main():
     torch.manual_seed(a.seed)
     dev = torch.device(a.device)
     torch.backends.cudnn.benchmark = True
+    torch.set_float32_matmul_precision("high")  # TF32 matrix products on a GPU
     train_seqs = read_fasta(os.path.join(a.data, "train.fasta"))
     val_seqs = read_fasta(os.path.join(a.data, "validation.fasta"))
     rng = torch.Generator().manual_seed(0)
@@ -205,8 +256,11 @@ def main():
 
     data = encode(train_seqs).to(dev)
     length = data.shape[1]
-    net = Cnn(length, 4, a.width, a.blocks, a.kernel).to(dev)
-    ema = Cnn(length, 4, a.width, a.blocks, a.kernel).to(dev)
+    if a.network == "cnn":
+        make = lambda: Cnn(length, 4, a.width, a.blocks, a.kernel)
+    else:
+        make = lambda: Transformer(length, 4, a.width, a.blocks, a.heads)
+    net, ema = make().to(dev), make().to(dev)
     ema.load_state_dict(net.state_dict())
     for q in ema.parameters():
         q.requires_grad_(False)
@@ -250,7 +304,7 @@ def main():
     with open(os.path.join(a.out, a.name + ".fasta"), "w") as f:
         for i, s in enumerate(seqs):
             f.write(f">{a.name}_{i}\n{s}\n")
-    result = {"name": a.name, "width": a.width, "blocks": a.blocks, "kernel": a.kernel,
+    result = {"name": a.name, "network": a.network, "width": a.width, "blocks": a.blocks, "kernel": a.kernel,
               "batch": a.batch, "lr": a.lr, "parameters": params, "steps": step,
               "train_seconds": round(train_s, 1), "last_loss": loss_sum,
               **metrics(seqs, val_seqs, train_sample)}
