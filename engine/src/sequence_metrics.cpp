@@ -12,6 +12,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "gsflow/engine/dna_motif.hpp"
 #include "gsflow/engine/philox.hpp"
 
 namespace gsflow::engine {
@@ -491,13 +492,8 @@ double length_w1(const LengthStats& a, const LengthStats& b) {
 // ---- TATA box ----------------------------------------------------------------------------------
 
 bool tata_at(std::span<const std::uint8_t> s, std::size_t start) {
-  // TATAWAWR as letter masks over A=0 C=1 G=2 T=3 (W = A/T, R = A/G).
-  constexpr unsigned A = 1u, G = 4u, T = 8u;
-  constexpr unsigned motif[kTataLength] = {T, A, T, A, A | T, A, A | T, A | G};
-  if (start + kTataLength > s.size()) return false;
-  for (std::size_t j = 0; j < kTataLength; ++j)
-    if (!((motif[j] >> s[start + j]) & 1u)) return false;
-  return true;
+  static const DnaMotif tata(kTataMotif);
+  return tata.at(s, start);
 }
 
 TataProfile tata_profile(const SequenceSet& seqs, const TataOptions& options) {

@@ -128,6 +128,7 @@ struct TataProfile {
 
 // True when TATAWAWR (W = A/T, R = A/G) starts at `start` of the DNA letters `s` (ACGT order);
 // false when fewer than kTataLength letters follow.
+inline constexpr const char* kTataMotif = "TATAWAWR";
 inline constexpr std::size_t kTataLength = 8;
 bool tata_at(std::span<const std::uint8_t> s, std::size_t start);
 
