@@ -1,10 +1,12 @@
 // FASTA sequence sets and the data folder (see sequence_sets.hpp).
 #include "sequence_sets.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <stdexcept>
 
+#include "gsflow/engine/dna_motif.hpp"
 #include "gsflow/engine/errors.hpp"
 #include "gsflow/engine/fasta.hpp"
 
@@ -55,6 +57,25 @@ Sequences read_sequences(const std::string& path, const engine::Alphabet& alphab
   engine::FastaReader reader(path);
   while (auto record = reader.next())
     out.push_back(encode_checked(*record, alphabet, path, min_length, max_length));
+  return out;
+}
+
+Sequences oversample(const Sequences& sequences, const std::vector<OversampleRule>& rules,
+                     std::vector<std::size_t>* matched) {
+  std::vector<engine::DnaMotif> motifs;
+  for (const OversampleRule& r : rules) motifs.emplace_back(r.motif);
+  if (matched) matched->assign(rules.size(), 0);
+  Sequences out;
+  out.reserve(sequences.size());
+  for (const auto& s : sequences) {
+    std::size_t copies = 1;
+    for (std::size_t i = 0; i < rules.size(); ++i) {
+      if (!motifs[i].starts_between(s, rules[i].from, rules[i].to)) continue;
+      copies = std::max(copies, rules[i].copies);
+      if (matched) ++(*matched)[i];
+    }
+    out.insert(out.end(), copies, s);
+  }
   return out;
 }
 

@@ -42,6 +42,23 @@ LabelledSet read_labelled(const std::string& path, const engine::Alphabet& alpha
 // description has no such field (e.g. header_field("amp=1 cluster=7", "cluster") is "7").
 std::string header_field(const std::string& description, const std::string& key);
 
+// One data.oversample rule of a training config: DNA sequences in which `motif` (IUPAC) starts
+// between positions `from` and `to` (1-based from the 5' end, or negative from the 3' end, -1 = the
+// last letter; both ends included) are used `copies` times in all.
+struct OversampleRule {
+  std::string motif;
+  long from = 0;
+  long to = 0;
+  std::size_t copies = 1;
+};
+
+// `sequences` with every sequence that matches a rule repeated right after itself, `copies` times
+// in all (the largest copies among the rules it matches); the others once, order kept. DNA letters
+// (ACGT order). matched[i] (when given) receives how many sequences rule i matched. Throws
+// std::invalid_argument for a motif that is not IUPAC DNA.
+Sequences oversample(const Sequences& sequences, const std::vector<OversampleRule>& rules,
+                     std::vector<std::size_t>* matched = nullptr);
+
 // Sequences as a training Dataset of row length `length` (shorter ones padded, with lengths).
 models::Dataset to_dataset(const Sequences& sequences, std::size_t length);
 

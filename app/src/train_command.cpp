@@ -36,12 +36,24 @@ void run_train(const TrainCli& cli) {
   const engine::Alphabet& alphabet = alphabet_named(c.alphabet, cli.config + ": data.alphabet");
   const auto train_path = data_file(c.train_file, cli.data);
   const auto val_path = data_file(c.validation_file, cli.data);
-  const auto train_set = read_sequences(train_path, alphabet, c.min_length, c.spec.length);
+  auto train_set = read_sequences(train_path, alphabet, c.min_length, c.spec.length);
   const auto val_set = read_sequences(val_path, alphabet, c.min_length, c.spec.length);
-  const auto train_data = to_dataset(train_set, c.spec.length);
-  const auto val_data = to_dataset(val_set, c.spec.length);
   std::cerr << fmt::format("train {}: {} training sequences ({}), {} validation ({})\n", c.name,
                            train_set.size(), train_path, val_set.size(), val_path);
+  if (!c.oversample.empty()) {
+    std::vector<std::size_t> matched;
+    train_set = oversample(train_set, c.oversample, &matched);
+    for (std::size_t i = 0; i < matched.size(); ++i)
+      std::cerr << fmt::format(
+          "train {}: data.oversample: {} training sequences with {} starting in {}..{} used {} "
+          "times each\n",
+          c.name, matched[i], c.oversample[i].motif, c.oversample[i].from, c.oversample[i].to,
+          c.oversample[i].copies);
+    std::cerr << fmt::format("train {}: {} training sequences after oversampling\n", c.name,
+                             train_set.size());
+  }
+  const auto train_data = to_dataset(train_set, c.spec.length);
+  const auto val_data = to_dataset(val_set, c.spec.length);
 
   std::error_code ec;
   const bool exists = std::filesystem::exists(c.train.checkpoint_file, ec);

@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "config_section.hpp"
+#include "gsflow/engine/dna_motif.hpp"
 
 namespace gsflow::app {
 
@@ -64,6 +65,48 @@ std::vector<float> read_position_weights(const json& ranges, std::size_t length,
   return w;
 }
 
+// data.oversample: [{"motif": "TATAWAWR", "from": -45, "to": -15, "copies": 4}, ...]; positions
+// as in position_weights, but of each sequence's own letters (where the motif starts).
+std::vector<OversampleRule> read_oversample(const json& rules, const std::string& alphabet,
+                                            std::size_t length, const std::string& file) {
+  const std::string key = "data.oversample", where = file + ": " + key;
+  if (rules.is_null()) return {};
+  if (!rules.is_array() || rules.empty())
+    throw std::invalid_argument(where + " must be a non-empty array of {motif, from, to, copies}");
+  if (alphabet != "dna")
+    throw std::invalid_argument(where + " matches DNA motifs and needs data.alphabet dna");
+  std::vector<OversampleRule> out;
+  const auto n = static_cast<long>(length);
+  for (std::size_t i = 0; i < rules.size(); ++i) {
+    const std::string item = key + "[" + std::to_string(i) + "]";
+    Section r(rules[i], file, item + ".");
+    OversampleRule rule;
+    rule.motif = r.get<std::string>("motif");
+    rule.from = r.get<long>("from");
+    rule.to = r.get<long>("to");
+    const auto copies = r.get<std::int64_t>("copies");
+    r.finish();
+    try {
+      engine::DnaMotif check(rule.motif);
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument(r.where("motif") + ": " + e.what());
+    }
+    const bool same_sign = (rule.from < 0) == (rule.to < 0);
+    if (rule.from == 0 || rule.to == 0 || rule.from < -n || rule.from > n || rule.to < -n ||
+        rule.to > n || (same_sign && rule.from > rule.to))
+      throw std::invalid_argument(file + ": " + item + ": from " + std::to_string(rule.from) +
+                                  " to " + std::to_string(rule.to) +
+                                  " is not a range of positions 1.." + std::to_string(n) + " (or -" +
+                                  std::to_string(n) + "..-1 from the end) with from before to");
+    if (copies < 1 || copies > 1000)
+      throw std::invalid_argument(r.where("copies") + " must be 1..1000 (the uses of a matching "
+                                                      "sequence in all)");
+    rule.copies = static_cast<std::size_t>(copies);
+    out.push_back(rule);
+  }
+  return out;
+}
+
 }  // namespace
 
 TrainConfig read_train_config(const std::string& file) {
@@ -81,6 +124,7 @@ TrainConfig read_train_config(const std::string& file) {
   c.train_file = data.get<std::string>("train");
   c.validation_file = data.get<std::string>("validation");
   c.min_length = data.get<std::size_t>("min_length", 1);
+  const json oversample = data.get<json>("oversample", json());
   data.finish();
 
   models::ModelSpec& s = c.spec;
@@ -112,6 +156,7 @@ TrainConfig read_train_config(const std::string& file) {
     s.network.block_positions = net.get<bool>("block_positions", false);
     net.finish();
     model.finish();
+    c.oversample = read_oversample(oversample, c.alphabet, s.length, file);
 
     models::TrainOptions& t = c.train;
     Section train = root.sub("train");

@@ -5,6 +5,7 @@
 
 #include "gsflow/models/model.hpp"
 #include "gsflow/models/training.hpp"
+#include "sequence_sets.hpp"
 
 namespace gsflow::app {
 
@@ -14,6 +15,9 @@ struct TrainConfig {
   std::string train_file;           // FASTA, relative to the data folder unless absolute
   std::string validation_file;      // FASTA, same
   std::size_t min_length = 1;       // shortest accepted training sequence
+  // data.oversample: training sequences repeated when a motif starts in a position range (DNA);
+  // validation is never oversampled.
+  std::vector<OversampleRule> oversample;
   std::string output;               // checkpoint written (FILE.best keeps the best validation loss)
   std::string init;                 // checkpoint whose weights start training (same network), or ""
   double max_minutes = 0.0;         // stop (and save) after this wall time; 0 = no limit

@@ -41,7 +41,7 @@ json read_json(const fs::path& file) {
 
 TEST(TrainConfig, CommittedConfigsParse) {
   std::vector<fs::path> files;
-  for (const auto& entry : fs::directory_iterator(kConfigs))
+  for (const auto& entry : fs::recursive_directory_iterator(kConfigs))
     if (is_generator_config(entry.path())) files.push_back(entry.path());
   ASSERT_GE(files.size(), 2u);
   for (const auto& file : files) {
@@ -60,7 +60,7 @@ TEST(TrainConfig, CommittedConfigsParse) {
 // Every value a committed config sets arrives in TrainConfig (the configs are tuned often, so the
 // expectations come from the files themselves).
 TEST(TrainConfig, CommittedValuesArrive) {
-  for (const auto& entry : fs::directory_iterator(kConfigs)) {
+  for (const auto& entry : fs::recursive_directory_iterator(kConfigs)) {
     if (!is_generator_config(entry.path())) continue;
     SCOPED_TRACE(entry.path().string());
     const json j = read_json(entry.path());
@@ -77,6 +77,14 @@ TEST(TrainConfig, CommittedValuesArrive) {
     EXPECT_EQ(c.validation_file, d.at("validation").get<std::string>());
     if (d.contains("min_length")) {
       EXPECT_EQ(c.min_length, d["min_length"].get<std::size_t>());
+    }
+    ASSERT_EQ(c.oversample.size(), d.value("oversample", json::array()).size());
+    for (std::size_t i = 0; i < c.oversample.size(); ++i) {
+      const json& r = d["oversample"][i];
+      EXPECT_EQ(c.oversample[i].motif, r.at("motif").get<std::string>());
+      EXPECT_EQ(c.oversample[i].from, r.at("from").get<long>());
+      EXPECT_EQ(c.oversample[i].to, r.at("to").get<long>());
+      EXPECT_EQ(c.oversample[i].copies, r.at("copies").get<std::size_t>());
     }
     const json& m = j.at("model");
     EXPECT_STREQ(engine::method_name(c.spec.method), m.at("method").get<std::string>().c_str());
@@ -150,6 +158,7 @@ TEST(TrainConfig, Defaults) {
   EXPECT_FALSE(c.spec.network.block_positions);
   EXPECT_EQ(c.train.time_sampling, models::TimeSampling::stratified);
   EXPECT_TRUE(c.train.position_weights.empty());
+  EXPECT_TRUE(c.oversample.empty());
   EXPECT_EQ(c.train.steps, 10);
 }
 
@@ -302,6 +311,75 @@ TEST(TrainConfig, PositionWeights) {
   expect_config_error(set(R"([3])"), "train.position_weights[0]", "JSON object");
   expect_config_error(set(R"([])"), "train.position_weights", "non-empty array");
   expect_config_error(set(R"({"from": 1})"), "train.position_weights", "non-empty array");
+}
+
+// data.oversample: rules arrive as written; every malformed rule is named.
+TEST(TrainConfig, Oversample) {
+  json j = read_json(kConfigs / "dna-promoter.json");
+  j["data"]["oversample"] = json::parse(
+      R"([{"motif": "tatawawr", "from": -45, "to": -15, "copies": 4},
+          {"motif": "CCAAT", "from": 1, "to": -1, "copies": 2}])");
+  const std::string file = temp_path("oversample.json");
+  std::ofstream(file, std::ios::trunc) << j.dump(2);
+  const TrainConfig c = read_train_config(file);
+  fs::remove(file);
+  ASSERT_EQ(c.oversample.size(), 2u);
+  EXPECT_EQ(c.oversample[0].motif, "tatawawr");
+  EXPECT_EQ(c.oversample[0].from, -45);
+  EXPECT_EQ(c.oversample[0].to, -15);
+  EXPECT_EQ(c.oversample[0].copies, 4u);
+  EXPECT_EQ(c.oversample[1].from, 1);
+  EXPECT_EQ(c.oversample[1].to, -1);
+
+  const auto set = [](const char* rules) {
+    return [rules](json& j) { j["data"]["oversample"] = json::parse(rules); };
+  };
+  expect_config_error(set(R"([{"motif": "TATAXA", "from": -45, "to": -15, "copies": 4}])"),
+                      "data.oversample[0].motif", "'X' at position 5");
+  expect_config_error(set(R"([{"motif": "TATA", "from": -15, "to": -45, "copies": 4}])"),
+                      "data.oversample[0]", "not a range");
+  expect_config_error(set(R"([{"motif": "TATA", "from": 0, "to": 5, "copies": 4}])"),
+                      "data.oversample[0]", "not a range");
+  expect_config_error(set(R"([{"motif": "TATA", "from": -257, "to": -1, "copies": 4}])"),
+                      "data.oversample[0]", "not a range");
+  expect_config_error(set(R"([{"motif": "TATA", "from": -45, "to": -15, "copies": 0}])"),
+                      "data.oversample[0].copies", "1..1000");
+  expect_config_error(set(R"([{"motif": "TATA", "from": -45, "to": -15}])"),
+                      "data.oversample[0].copies", "required");
+  expect_config_error(set(R"([{"motif": "TATA", "from": -45, "to": -15, "copies": 2, "x": 1}])"),
+                      "data.oversample[0].x", "not a known setting");
+  expect_config_error(set(R"([{"motif": 5, "from": -45, "to": -15, "copies": 2}])"),
+                      "data.oversample[0].motif", "wrong type");
+  expect_config_error(set(R"([])"), "data.oversample", "non-empty array");
+  expect_config_error(
+      [](json& j) {
+        j["data"]["alphabet"] = "protein";
+        j["data"]["oversample"] = json::parse(R"([{"motif": "A", "from": 1, "to": 2, "copies": 2}])");
+      },
+      "data.oversample", "data.alphabet dna");
+}
+
+// oversample() against copies worked out by hand: a sequence matching several rules gets the
+// largest copies, copies follow their original, the rest keep their order.
+TEST(Oversample, RepeatsMatchingSequencesInPlace) {
+  const auto dna = [](const std::string& s) {
+    std::vector<std::uint8_t> out;
+    for (char ch : s) out.push_back(static_cast<std::uint8_t>(std::string("ACGT").find(ch)));
+    return out;
+  };
+  const Sequences in = {dna("GGGGTATAAAAGGG"),   // TATAWAWR starts at -10 (1-based 5)
+                        dna("TATAAAAGGGGGGG"),   // starts at -14 (1-based 1)
+                        dna("CCCCCCCCCCCCCC"),   // no match
+                        dna("GGCCAATGGGGGGG")};  // CCAAT at 1-based 3
+  const std::vector<OversampleRule> rules = {{"TATAWAWR", -12, -8, 3}, {"CCAAT", 1, 5, 2},
+                                             {"TATAWAWR", 1, 6, 2}};
+  std::vector<std::size_t> matched;
+  const Sequences out = oversample(in, rules, &matched);
+  const Sequences expected = {in[0], in[0], in[0], in[1], in[1], in[2], in[3], in[3]};
+  EXPECT_EQ(out, expected);
+  EXPECT_EQ(matched, (std::vector<std::size_t>{1, 1, 2}));
+  EXPECT_EQ(oversample(in, {}), in);
+  EXPECT_THROW(oversample(in, {{"TAZ", 1, 2, 2}}), std::invalid_argument);
 }
 
 TEST(TrainConfig, MissingFileAndInvalidJson) {
