@@ -80,13 +80,17 @@ class Cnn(nn.Module):
         gain = torch.log(torch.expm1(a))
         return -self.k * F.softplus(gain + u - torch.logsumexp(u, -1, keepdim=True))
 
-    def forward(self, x, t):
+    def embed(self, x, t):
+        """The likelihood skip, the input features plus positions, and silu(time embedding)."""
         like = self.log_likelihood(x, t)
         angles = t.reshape(-1, 1) * self.frequencies.reshape(1, -1)
         temb = self.time2(F.silu(self.time1(torch.cat([torch.sin(angles), torch.cos(angles)], 1))))
         lx = torch.log(x.clamp_min(1e-30))
         h = self.input((lx - lx.mean(-1, keepdim=True)) * 0.25) + self.positions.unsqueeze(0)
-        st = F.silu(temb)
+        return like, h, F.silu(temb)
+
+    def forward(self, x, t):
+        like, h, st = self.embed(x, t)
         for norm, conv, proj in zip(self.norms, self.convs, self.time_proj):
             z = F.silu(norm(h) + proj(st).unsqueeze(1))
             h = h + conv(z.transpose(1, 2)).transpose(1, 2)
@@ -117,12 +121,7 @@ class Transformer(Cnn):
         return F.layer_norm(h, h.shape[-1:], eps=1e-6) * (1 + scale.unsqueeze(1)) + shift.unsqueeze(1)
 
     def forward(self, x, t):
-        like = self.log_likelihood(x, t)
-        angles = t.reshape(-1, 1) * self.frequencies.reshape(1, -1)
-        temb = self.time2(F.silu(self.time1(torch.cat([torch.sin(angles), torch.cos(angles)], 1))))
-        lx = torch.log(x.clamp_min(1e-30))
-        h = self.input((lx - lx.mean(-1, keepdim=True)) * 0.25) + self.positions.unsqueeze(0)
-        st = F.silu(temb)
+        like, h, st = self.embed(x, t)
         b, n, w = h.shape
         d = w // self.heads
         for mod, qkv, out, fc1, fc2 in zip(self.modulation, self.qkv, self.attn_out, self.fc1,
