@@ -6,7 +6,6 @@
 #include <filesystem>
 #include <stdexcept>
 
-#include "gsflow/engine/dna_motif.hpp"
 #include "gsflow/engine/errors.hpp"
 #include "gsflow/engine/fasta.hpp"
 
@@ -62,15 +61,13 @@ Sequences read_sequences(const std::string& path, const engine::Alphabet& alphab
 
 Sequences oversample(const Sequences& sequences, const std::vector<OversampleRule>& rules,
                      std::vector<std::size_t>* matched) {
-  std::vector<engine::DnaMotif> motifs;
-  for (const OversampleRule& r : rules) motifs.emplace_back(r.motif);
   if (matched) matched->assign(rules.size(), 0);
   Sequences out;
   out.reserve(sequences.size());
   for (const auto& s : sequences) {
     std::size_t copies = 1;
     for (std::size_t i = 0; i < rules.size(); ++i) {
-      if (!motifs[i].starts_between(s, rules[i].from, rules[i].to)) continue;
+      if (!rules[i].motif.starts_between(s, rules[i].from, rules[i].to)) continue;
       copies = std::max(copies, rules[i].copies);
       if (matched) ++(*matched)[i];
     }

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "gsflow/engine/alphabet.hpp"
+#include "gsflow/engine/dna_motif.hpp"
 #include "gsflow/models/training.hpp"
 
 namespace gsflow::app {
@@ -46,7 +47,7 @@ std::string header_field(const std::string& description, const std::string& key)
 // between positions `from` and `to` (1-based from the 5' end, or negative from the 3' end, -1 = the
 // last letter; both ends included) are used `copies` times in all.
 struct OversampleRule {
-  std::string motif;
+  engine::DnaMotif motif;
   long from = 0;
   long to = 0;
   std::size_t copies = 1;
@@ -54,8 +55,7 @@ struct OversampleRule {
 
 // `sequences` with every sequence that matches a rule repeated right after itself, `copies` times
 // in all (the largest copies among the rules it matches); the others once, order kept. DNA letters
-// (ACGT order). matched[i] (when given) receives how many sequences rule i matched. Throws
-// std::invalid_argument for a motif that is not IUPAC DNA.
+// (ACGT order). matched[i] (when given) receives how many sequences rule i matched.
 Sequences oversample(const Sequences& sequences, const std::vector<OversampleRule>& rules,
                      std::vector<std::size_t>* matched = nullptr);
 

@@ -47,7 +47,7 @@ void run_train(const TrainCli& cli) {
       std::cerr << fmt::format(
           "train {}: data.oversample: {} training sequences with {} starting in {}..{} used {} "
           "times each\n",
-          c.name, matched[i], c.oversample[i].motif, c.oversample[i].from, c.oversample[i].to,
+          c.name, matched[i], c.oversample[i].motif.text(), c.oversample[i].from, c.oversample[i].to,
           c.oversample[i].copies);
     std::cerr << fmt::format("train {}: {} training sequences after oversampling\n", c.name,
                              train_set.size());

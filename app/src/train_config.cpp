@@ -7,6 +7,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
+#include <utility>
 
 #include "config_section.hpp"
 #include "gsflow/engine/dna_motif.hpp"
@@ -26,6 +27,21 @@ json read_config_json(const std::string& file) {
 }
 
 namespace {
+
+// A config's {"from": F, "to": T} as 0-based indices [a, b] into `n` positions: F and T 1-based
+// from the start or negative from the end (-1 = the last), both ends included, F before T.
+// Throws naming `item` (FILE: key[i]) otherwise.
+std::pair<std::int64_t, std::int64_t> position_range(std::int64_t from, std::int64_t to,
+                                                     std::int64_t n, const std::string& item) {
+  const auto index = [n](std::int64_t p) { return p < 0 ? n + p : p - 1; };
+  const std::int64_t a = index(from), b = index(to);
+  if (from == 0 || to == 0 || a < 0 || b < 0 || a >= n || b >= n || a > b)
+    throw std::invalid_argument(item + ": from " + std::to_string(from) + " to " +
+                                std::to_string(to) + " is not a range of positions 1.." +
+                                std::to_string(n) + " (or -" + std::to_string(n) +
+                                "..-1 from the end) with from before to");
+  return {a, b};
+}
 
 // train.position_weights: [{"from": F, "to": T, "weight": W}, ...] -> one weight per position of
 // the model's length, 1 where no range applies (a later range overrides an earlier one).
@@ -48,13 +64,7 @@ std::vector<float> read_position_weights(const json& ranges, std::size_t length,
     const auto to = r.get<std::int64_t>("to");
     const auto weight = r.get<double>("weight");
     r.finish();
-    const auto index = [&](std::int64_t p) { return p < 0 ? n + p : p - 1; };
-    const std::int64_t a = index(from), b = index(to);
-    if (from == 0 || to == 0 || a < 0 || b < 0 || a >= n || b >= n || a > b)
-      throw std::invalid_argument(item + ": from " + std::to_string(from) + " to " +
-                                  std::to_string(to) + " is not a range of positions 1.." +
-                                  std::to_string(n) + " (or -" + std::to_string(n) +
-                                  "..-1 from the end) with from before to");
+    const auto [a, b] = position_range(from, to, n, item);
     if (!(weight >= 0.0) || !std::isfinite(weight))
       throw std::invalid_argument(item + ".weight must be a finite number >= 0");
     for (std::int64_t p = a; p <= b; ++p)
@@ -66,7 +76,8 @@ std::vector<float> read_position_weights(const json& ranges, std::size_t length,
 }
 
 // data.oversample: [{"motif": "TATAWAWR", "from": -45, "to": -15, "copies": 4}, ...]; positions
-// as in position_weights, but of each sequence's own letters (where the motif starts).
+// checked as in position_weights against model.length, then applied to each sequence's own
+// letters (where the motif starts).
 std::vector<OversampleRule> read_oversample(const json& rules, const std::string& alphabet,
                                             std::size_t length, const std::string& file) {
   const std::string key = "data.oversample", where = file + ": " + key;
@@ -76,33 +87,23 @@ std::vector<OversampleRule> read_oversample(const json& rules, const std::string
   if (alphabet != "dna")
     throw std::invalid_argument(where + " matches DNA motifs and needs data.alphabet dna");
   std::vector<OversampleRule> out;
-  const auto n = static_cast<long>(length);
   for (std::size_t i = 0; i < rules.size(); ++i) {
     const std::string item = key + "[" + std::to_string(i) + "]";
     Section r(rules[i], file, item + ".");
-    OversampleRule rule;
-    rule.motif = r.get<std::string>("motif");
-    rule.from = r.get<long>("from");
-    rule.to = r.get<long>("to");
+    const auto motif = r.get<std::string>("motif");
+    const auto from = r.get<std::int64_t>("from");
+    const auto to = r.get<std::int64_t>("to");
     const auto copies = r.get<std::int64_t>("copies");
     r.finish();
-    try {
-      engine::DnaMotif check(rule.motif);
-    } catch (const std::invalid_argument& e) {
-      throw std::invalid_argument(r.where("motif") + ": " + e.what());
-    }
-    const bool same_sign = (rule.from < 0) == (rule.to < 0);
-    if (rule.from == 0 || rule.to == 0 || rule.from < -n || rule.from > n || rule.to < -n ||
-        rule.to > n || (same_sign && rule.from > rule.to))
-      throw std::invalid_argument(file + ": " + item + ": from " + std::to_string(rule.from) +
-                                  " to " + std::to_string(rule.to) +
-                                  " is not a range of positions 1.." + std::to_string(n) + " (or -" +
-                                  std::to_string(n) + "..-1 from the end) with from before to");
+    position_range(from, to, static_cast<std::int64_t>(length), file + ": " + item);
     if (copies < 1 || copies > 1000)
       throw std::invalid_argument(r.where("copies") + " must be 1..1000 (the uses of a matching "
                                                       "sequence in all)");
-    rule.copies = static_cast<std::size_t>(copies);
-    out.push_back(rule);
+    try {
+      out.push_back({engine::DnaMotif(motif), from, to, static_cast<std::size_t>(copies)});
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument(r.where("motif") + ": " + e.what());
+    }
   }
   return out;
 }
