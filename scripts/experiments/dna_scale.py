@@ -2,8 +2,8 @@
 """Scale experiment for the DNA promoter model's TATA box (docs/models.md, "The TATA box").
 
 A PyTorch re-implementation of what `gsflow train --config configs/dna-promoter.json` trains
-without its `data.oversample` rule and `gsflow generate` samples (consistent interpolant, lambda 3, likelihood skip, centred log x / 4
-input, the dilated CNN of models/src/cnn.cpp, AdamW + warm-up + cosine, EMA, stratified times,
+without its `data.oversample` rule and `gsflow generate` samples (consistent interpolant,
+lambda 3, likelihood skip, centred log x / 4 input, the dilated CNN of models/src/cnn.cpp, AdamW + warm-up + cosine, EMA, stratified times,
 exponential integrator, decode by argmax of the last x_hat; `--network transformer` swaps in the
 transformer of models/src/transformer.cpp), so that larger networks and much
 longer training than the 60-minute CPU budget allows can be measured on a GPU. It is not part of
