@@ -1,5 +1,7 @@
 // `gsflow rerun RUN`: regenerates a stored run from its record (parameters, model file checked
-// by hash) as a new run, and reports whether the sequences came out identical.
+// by hash) as a new run, and reports whether the sequences came out identical. `--model FILE`
+// points at the same checkpoint elsewhere (moved, or a bundled model's earlier version kept
+// aside); its hash must still be the recorded one.
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
@@ -16,7 +18,7 @@ namespace gsflow::app {
 namespace {
 
 struct RerunCli {
-  std::string db, run, name, out;
+  std::string db, run, name, out, model;
   bool check = false, json = false, quiet = false;
 };
 
@@ -34,7 +36,7 @@ void run_rerun(const RerunCli& cli) {
   options.method_given = true;
   options.expect_model_hash = original.model.hash;
   // The name the user gave may be relative to where the run was made: use the recorded file.
-  options.params.model = original.model.file;
+  options.params.model = cli.model.empty() ? original.model.file : cli.model;
   options.db = db;
   options.name = cli.name.empty() ? original.name + "-rerun" : cli.name;
   options.rename_if_taken = cli.name.empty();
@@ -100,6 +102,9 @@ void add_rerun_command(CLI::App& app) {
   cmd->add_option("run", cli->run, "Run name or id")->required();
   cmd->add_option("--name", cli->name, "Name of the new run (default: RUN-rerun, numbered)");
   cmd->add_option("--out", cli->out, "Also write the sequences as FASTA");
+  cmd->add_option("--model", cli->model,
+                  "Checkpoint file to use instead of the recorded one (it must have the recorded "
+                  "hash: the same model moved or kept aside)");
   cmd->add_flag("--check", cli->check, "Exit with code 2 when any sequence differs");
   cmd->add_flag("--json", cli->json, "Print the comparison as JSON on stdout");
   cmd->add_flag("--quiet", cli->quiet, "No progress on stderr");

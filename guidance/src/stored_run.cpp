@@ -100,9 +100,10 @@ StoredRunOutcome run_and_store(StoredRunOptions options, const StoredRunHooks& h
   outcome.model_hash = models::model_hash(outcome.model_file);
   if (!options.expect_model_hash.empty() && outcome.model_hash != options.expect_model_hash)
     throw std::invalid_argument(
-        "model " + outcome.model_file + ": the file changed since the run was made (hash " +
-        options.expect_model_hash + " then, " + outcome.model_hash +
-        " now); the run cannot be reproduced with it");
+        "model " + outcome.model_file + ": hash " + outcome.model_hash +
+        ", but the run was made with hash " + options.expect_model_hash +
+        " (the file changed, or it is another model); the run cannot be reproduced with it. If "
+        "the original file is kept elsewhere, give it with `gsflow rerun RUN --model FILE`");
   const auto model = models::Model::load(outcome.model_file);
   const auto& spec = model.spec();
   if (options.method_given && params.sampler.method != spec.method)

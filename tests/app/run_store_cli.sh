@@ -101,6 +101,29 @@ golden)
 j['different']==[] and j['rerun']=='golden-rerun', j"
   ;;
 
+changed_model)
+  # A run whose model file was replaced (a retrained bundled model, say) is refused with both
+  # hashes and the way out; `rerun --model` takes the original kept elsewhere, and only that.
+  mkdir m
+  cp "$GSFLOW_SOURCE_DIR/models/pretrained/dna-promoter.ckpt" m/model.ckpt
+  cp m/model.ckpt kept.ckpt
+  "$G" generate --model m/model.ckpt --steps 6 --n 3 --seed 2 --db r.sqlite --name orig --quiet \
+    >/dev/null 2>&1
+  hash=$("$G" runs show orig --db r.sqlite --json | python3 -c "import json,sys; \
+print(json.load(sys.stdin)['model_hash'])")
+  cp "$GSFLOW_SOURCE_DIR/models/pretrained/dna-promoter-linear.ckpt" m/model.ckpt
+  expect_rc 2 "$G" rerun orig --db r.sqlite --quiet
+  grep -q "m/model.ckpt: hash [0-9a-f]\{16\}, but the run was made with hash $hash" err.txt \
+    || { cat err.txt; fail "changed model: message"; }
+  grep -q "gsflow rerun RUN --model FILE" err.txt || fail "changed model: no way out named"
+  expect_rc 2 "$G" rerun orig --db r.sqlite --quiet --model m/model.ckpt
+  "$G" rerun orig --db r.sqlite --quiet --model kept.ckpt --check --json >rerun.json 2>/dev/null \
+    || fail "rerun --model with the kept original"
+  python3 -c "import json; j=json.load(open('rerun.json')); assert j['identical']==3, j"
+  [[ $("$G" runs list --db r.sqlite --json | python3 -c "import json,sys; \
+print(len(json.load(sys.stdin)))") == 2 ]] || fail "refused reruns must store nothing"
+  ;;
+
 shards)
   # Three shards made in separate stores and merged equal the unsharded run exactly.
   for i in 0 1 2; do
