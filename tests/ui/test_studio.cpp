@@ -25,6 +25,7 @@
 
 #include "gsflow/engine/errors.hpp"
 #include "gsflow/engine/fasta.hpp"
+#include "gsflow/models/catalog.hpp"
 #include "gsflow/storage/run_export.hpp"
 #include "gsflow/storage/run_store.hpp"
 #include "gsflow/ui/compare_view.hpp"
@@ -388,6 +389,46 @@ class StudioTest : public QObject {
     const storage::RunStore store(db_.toStdString(), {.read_only = true});
     QVERIFY(store.list_runs(byName).empty());
     QVERIFY(store.list_runs().size() >= 3);  // the others are untouched
+  }
+
+  // A rerun whose model file was replaced since (a retrained bundled model) fails with a dialog
+  // naming both hashes, and stores nothing; with the original file back it reruns. A store of its
+  // own: a store records a model's file once per hash, and the bundled one is there already.
+  void rerunOfAReplacedModelIsRefused() {
+    auto w = window();
+    const QString db = dir_.filePath(QStringLiteral("replaced.sqlite"));
+    w->setDatabasePath(db);
+    const QString model = dir_.filePath(QStringLiteral("replaced.ckpt"));
+    const auto copy = [&](const char* name) {
+      QFile::remove(model);
+      return QFile::copy(QString::fromStdString(models::resolve_model(name)), model);
+    };
+    const auto runCount = [&] {
+      return storage::RunStore(db.toStdString(), {.read_only = true}).list_runs().size();
+    };
+    QVERIFY(copy("dna-promoter"));
+    design(*w, 4, 5, 4, 0, QStringLiteral("3"));
+    w->designPanel()->setModel(model);
+    QVERIFY(w->startRun());
+    QCOMPARE(waitForEnd(*w), QStringLiteral("completed"));
+    const auto id = w->currentRunId();
+    QCOMPARE(runCount(), std::size_t{1});
+    QVERIFY(copy("dna-promoter-linear"));
+    QSignalSpy errors(w.get(), &MainWindow::errorShown);
+    QVERIFY(w->rerunRun(id));  // the worker finds out
+    QCOMPARE(waitForEnd(*w), QStringLiteral("failed"));
+    QCOMPARE(errors.size(), 1);
+    const QString message = errors.back().front().toString();
+    QVERIFY2(message.contains(QStringLiteral("but the run was made with hash")), qPrintable(message));
+    QCOMPARE(runCount(), std::size_t{1});
+    QVERIFY(copy("dna-promoter"));
+    QVERIFY(w->rerunRun(id));
+    QCOMPARE(waitForEnd(*w), QStringLiteral("completed"));
+    const storage::RunStore store(db.toStdString(), {.read_only = true});
+    const auto again = store.sequences(w->currentRunId()), original = store.sequences(id);
+    QCOMPARE(again.size(), std::size_t{4});
+    QCOMPARE(original.size(), std::size_t{4});
+    for (std::size_t i = 0; i < again.size(); ++i) QCOMPARE(again[i].text, original[i].text);
   }
 
   // Bad input: a dialog naming the cause, nothing started, nothing stored.

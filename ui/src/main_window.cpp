@@ -224,7 +224,7 @@ void MainWindow::setRunning(bool running) {
 
 bool MainWindow::isRunning() const { return controller_->isRunning(); }
 
-bool MainWindow::startRun() {
+bool MainWindow::startRun(const std::string& expectModelHash) {
   if (controller_->isRunning()) return false;
   guidance::StoredRunOptions options;
   try {
@@ -233,6 +233,7 @@ bool MainWindow::startRun() {
     showError(tr("Cannot start the run"), QString::fromLocal8Bit(e.what()));
     return false;
   }
+  options.expect_model_hash = expectModelHash;
   options.db = database_.toStdString();
   if (!database_.isEmpty() && !QFileInfo(database_).absoluteDir().exists())
     std::filesystem::create_directories(QFileInfo(database_).absolutePath().toStdString());

@@ -96,16 +96,18 @@ bool MainWindow::rerunRun(std::int64_t id) {
     showError(tr("Cannot rerun the run"), tr("A run is in progress; wait for it or cancel it."));
     return false;
   }
+  std::string modelHash;
   try {
     const auto run = readStore(database_).run(id);
     const auto params = guidance::parse_run_params(run.params_json);
     design_->setParams(params, text(run.model.file));
     design_->setRunName(QString());
+    modelHash = run.model.hash;
   } catch (const std::exception& e) {
     showError(tr("Cannot rerun the run"), QString::fromLocal8Bit(e.what()));
     return false;
   }
-  return startRun();
+  return startRun(modelHash);
 }
 
 bool MainWindow::deleteRun(std::int64_t id, bool confirm) {

@@ -36,7 +36,9 @@ class MainWindow : public QMainWindow {
   void setDatabasePath(const QString& file);
 
   // Starts the run the design form describes; false (with an error dialog) when it cannot start.
-  bool startRun();
+  // With `expectModelHash` the run fails (with a dialog, storing nothing) unless the model file
+  // still has that hash.
+  bool startRun(const std::string& expectModelHash = {});
   void cancelRun();
   bool isRunning() const;
   // Shows a stored run (results, trajectories, scores). False with a dialog when it cannot.
