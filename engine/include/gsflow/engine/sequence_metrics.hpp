@@ -126,10 +126,11 @@ struct TataProfile {
   double window_fraction = 0.0;  // fraction of sequences with >= 1 match starting in the window
 };
 
-// True when TATAWAWR (W = A/T, R = A/G) starts at `start` of the DNA letters `s` (ACGT order);
-// false when fewer than kTataLength letters follow.
+// The TATA box as an IUPAC motif (W = A/T, R = A/G) and its length.
 inline constexpr const char* kTataMotif = "TATAWAWR";
 inline constexpr std::size_t kTataLength = 8;
+// True when TATAWAWR starts at `start` of the DNA letters `s` (ACGT order); false when fewer than
+// kTataLength letters follow.
 bool tata_at(std::span<const std::uint8_t> s, std::size_t start);
 
 // Matches of TATAWAWR on the given strand only (no reverse complement). DNA only (K = 4, ACGT
