@@ -1,6 +1,8 @@
 // exp, log, Philox4x32-10 and Gumbel noise written once over a register-traits class V
-// (simd_avx2.hpp or simd_avx512.hpp). Polynomials are Cephes' expf/logf (about 1 ulp on their
-// reduced ranges).
+// (simd_avx2.hpp or simd_avx512.hpp). exp and log follow Cephes' expf/logf (range reductions,
+// form of the log polynomial) with minimax polynomials of lower degree fitted by
+// scripts/fit-simd-poly; both stay within 1 ulp on the ranges the kernels use
+// (tests/engine/test_simd_math.cpp).
 #pragma once
 
 #include <cfloat>
@@ -34,17 +36,17 @@ GSFLOW_SIMD_INLINE void vexp_n(typename V::F* x) {
     // One fused step with ln 2 rounded to float: |error| <= |n| * 1.9e-9, under 2.5e-7 relative
     // for every argument the kernels pass (>= -104), < 1 ulp for |x| < 20.
     r[i] = V::fnmadd(n, V::set1(0.693147182464599609375f), xc);
-    p[i] = V::set1(1.9875691500e-4f);
+    p[i] = V::set1(1.3814320555e-3f);
   }
-  for (int i = 0; i < N; ++i) p[i] = V::fmadd(p[i], r[i], V::set1(1.3981999507e-3f));
-  for (int i = 0; i < N; ++i) p[i] = V::fmadd(p[i], r[i], V::set1(8.3334519073e-3f));
-  for (int i = 0; i < N; ++i) p[i] = V::fmadd(p[i], r[i], V::set1(4.1665795894e-2f));
-  for (int i = 0; i < N; ++i) p[i] = V::fmadd(p[i], r[i], V::set1(1.6666665459e-1f));
-  for (int i = 0; i < N; ++i) p[i] = V::fmadd(p[i], r[i], V::set1(5.0000001201e-1f));
-  for (int i = 0; i < N; ++i) {
-    p[i] = V::add(V::fmadd(p[i], V::mul(r[i], r[i]), r[i]), V::set1(1.0f));
-    x[i] = V::scale2(p[i], key[i]);
-  }
+  // exp(r) on |r| <= ln2 / 2: 1 + r + c2 r^2 + ... + c6 r^6, a minimax fit (scripts/fit-simd-poly
+  // exp), 4.2e-9 relative with these float coefficients. Horner ends with fma(p, r, 1), so the
+  // polynomial costs 6 fused multiply-adds (Cephes' degree-7 form took 8 operations).
+  for (int i = 0; i < N; ++i) p[i] = V::fmadd(p[i], r[i], V::set1(8.3688506857e-3f));
+  for (int i = 0; i < N; ++i) p[i] = V::fmadd(p[i], r[i], V::set1(4.1668400168e-2f));
+  for (int i = 0; i < N; ++i) p[i] = V::fmadd(p[i], r[i], V::set1(1.6666519642e-1f));
+  for (int i = 0; i < N; ++i) p[i] = V::fmadd(p[i], r[i], V::set1(4.9999994040e-1f));
+  for (int i = 0; i < N; ++i) p[i] = V::fmadd(p[i], r[i], V::set1(1.0f));
+  for (int i = 0; i < N; ++i) x[i] = V::scale2(V::fmadd(p[i], r[i], V::set1(1.0f)), key[i]);
 }
 
 template <class V>
@@ -73,16 +75,17 @@ GSFLOW_SIMD_INLINE void vlog_n(typename V::F* x) {
     if constexpr (kAnyInput) e[i] = V::select(tiny, V::sub(e[i], V::set1(23.0f)), e[i]);
     m[i] = V::sub(V::cast_f(V::sub_i(bits, V::template slli<23>(k))), V::set1(1.0f));  // exact
     z[i] = V::mul(m[i], m[i]);
-    y[i] = V::set1(7.0376836292e-2f);
+    y[i] = V::set1(-7.6344974339e-2f);
   }
-  for (int i = 0; i < N; ++i) y[i] = V::fmadd(y[i], m[i], V::set1(-1.1514610310e-1f));
-  for (int i = 0; i < N; ++i) y[i] = V::fmadd(y[i], m[i], V::set1(1.1676998740e-1f));
-  for (int i = 0; i < N; ++i) y[i] = V::fmadd(y[i], m[i], V::set1(-1.2420140846e-1f));
-  for (int i = 0; i < N; ++i) y[i] = V::fmadd(y[i], m[i], V::set1(1.4249322787e-1f));
-  for (int i = 0; i < N; ++i) y[i] = V::fmadd(y[i], m[i], V::set1(-1.6668057665e-1f));
-  for (int i = 0; i < N; ++i) y[i] = V::fmadd(y[i], m[i], V::set1(2.0000714765e-1f));
-  for (int i = 0; i < N; ++i) y[i] = V::fmadd(y[i], m[i], V::set1(-2.4999993993e-1f));
-  for (int i = 0; i < N; ++i) y[i] = V::fmadd(y[i], m[i], V::set1(3.3333331174e-1f));
+  // log(1 + m) = m - m^2 / 2 + m^3 P(m), Cephes' form; P of degree 7 is a minimax fit
+  // (scripts/fit-simd-poly log), 6.4e-9 relative, one multiply-add fewer than Cephes' degree 8.
+  for (int i = 0; i < N; ++i) y[i] = V::fmadd(y[i], m[i], V::set1(1.2761577964e-1f));
+  for (int i = 0; i < N; ++i) y[i] = V::fmadd(y[i], m[i], V::set1(-1.3160182536e-1f));
+  for (int i = 0; i < N; ++i) y[i] = V::fmadd(y[i], m[i], V::set1(1.4201757312e-1f));
+  for (int i = 0; i < N; ++i) y[i] = V::fmadd(y[i], m[i], V::set1(-1.6623356938e-1f));
+  for (int i = 0; i < N; ++i) y[i] = V::fmadd(y[i], m[i], V::set1(2.0001226664e-1f));
+  for (int i = 0; i < N; ++i) y[i] = V::fmadd(y[i], m[i], V::set1(-2.5000819564e-1f));
+  for (int i = 0; i < N; ++i) y[i] = V::fmadd(y[i], m[i], V::set1(3.3333331347e-1f));
   for (int i = 0; i < N; ++i) {
     y[i] = V::mul(V::mul(y[i], m[i]), z[i]);
     y[i] = V::fmadd(e[i], V::set1(-2.12194440e-4f), y[i]);
