@@ -135,9 +135,9 @@ GSFLOW_SIMD_INLINE typename V::I vphilox(typename V::I ctr, typename V::I key) {
 // uniform_from_bits(): u in [2^-24, 1 - 2^-24] and -log u in [6e-8, 16.7], both normal.
 template <class V, int N>
 GSFLOW_SIMD_INLINE void vgumbel_n(const typename V::I* bits, typename V::F* g) {
+  // (m + 0.5) 2^-23 for the top 23 bits m, as one multiply-add: m 2^-23 + 2^-24 is exact in float.
   for (int i = 0; i < N; ++i)
-    g[i] = V::mul(V::add(V::cvt_f(V::template srli<9>(bits[i])), V::set1(0.5f)),
-                  V::set1(1.0f / 8388608.0f));
+    g[i] = V::fmadd(V::cvt_f(V::template srli<9>(bits[i])), V::set1(0x1p-23f), V::set1(0x1p-24f));
   vlog_n<V, false, N>(g);
   for (int i = 0; i < N; ++i) g[i] = V::sub(V::zero(), g[i]);
   vlog_n<V, false, N>(g);
