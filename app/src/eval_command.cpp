@@ -1,5 +1,7 @@
 // `gsflow eval`: generates n sequences with a model and compares them with a data split, beside
-// the real-vs-real floor and two baselines (Linear FM at the same budget, a fitted PWM).
+// the real-vs-real floor and two baselines (Linear FM at the same budget, a fitted PWM). With
+// --sequences it evaluates the records of a FASTA file instead (designs exported from a run or
+// written by another tool), against the same split, floor and PWM baseline.
 #include <fmt/format.h>
 
 #include <filesystem>
@@ -7,6 +9,7 @@
 
 #include "eval_report.hpp"
 #include "global_options.hpp"
+#include "gsflow/engine/errors.hpp"
 #include "gsflow/engine/sequence_metrics.hpp"
 #include "gsflow/guidance/generate.hpp"
 #include "gsflow/guidance/run_params.hpp"
@@ -19,7 +22,7 @@ namespace gsflow::app {
 namespace {
 
 struct EvalCli {
-  std::string model = "dna-promoter", split = "validation", data, dataset, linear;
+  std::string model = "dna-promoter", split = "validation", data, dataset, linear, sequences;
   std::size_t n = 1000;
   int steps = 100, threads = 2;
   std::uint64_t seed = 0;
@@ -75,7 +78,12 @@ void run_eval(const EvalCli& cli) {
                            training.size());
 
   const auto params = eval_params(file, model, cli);
-  const auto generated = generate_set(params, model);
+  const bool external = !cli.sequences.empty();
+  const auto generated = external ? read_sequences(cli.sequences, alphabet, 1, spec.length)
+                                  : generate_set(params, model);
+  if (generated.empty()) throw engine::InputError(cli.sequences, 0, "no sequences to evaluate");
+  if (external)
+    std::cerr << fmt::format("eval: {} sequences from {}\n", generated.size(), cli.sequences);
   const std::size_t k = spec.k;
   const auto metrics = engine::evaluate_set(generated, reference, training, k, kmax);
   const auto floor = engine::kmer_js_floor(
@@ -83,10 +91,10 @@ void run_eval(const EvalCli& cli) {
 
   std::map<std::string, engine::SetMetrics> baselines;
   const auto pwm = engine::PwmModel::fit(training, k);
-  const auto pwm_set =
-      dna ? pwm.sample(cli.n, spec.length, cli.seed + 2) : pwm.sample(cli.n, cli.seed + 2);
+  const std::size_t n = generated.size();  // cli.n unless the set was read from a file
+  const auto pwm_set = dna ? pwm.sample(n, spec.length, cli.seed + 2) : pwm.sample(n, cli.seed + 2);
   baselines["pwm"] = engine::evaluate_set(pwm_set, reference, training, k, kmax);
-  if (!cli.no_linear && spec.method != engine::Method::linear) {
+  if (!external && !cli.no_linear && spec.method != engine::Method::linear) {
     std::string linear_file;
     try {
       linear_file = models::resolve_model(cli.linear.empty() ? name : cli.linear, "linear");
@@ -103,14 +111,21 @@ void run_eval(const EvalCli& cli) {
   }
   if (cli.json) {
     auto j = eval_json(name, cli.split, metrics, floor, baselines);
-    j["method"] = engine::method_name(spec.method);
-    j["steps"] = cli.steps;
     j["seed"] = cli.seed;
     j["checkpoint"] = file;
-    j["params"] = nlohmann::json::parse(guidance::run_params_json(params));
+    if (external) {
+      j["sequences"] = cli.sequences;
+    } else {
+      j["method"] = engine::method_name(spec.method);
+      j["steps"] = cli.steps;
+      j["params"] = nlohmann::json::parse(guidance::run_params_json(params));
+    }
     std::cout << j.dump(2) << "\n";
   } else {
-    std::cout << eval_table(name, cli.split, metrics, floor, baselines);
+    // The first column is headed by what was evaluated: the model, or the file's name.
+    const std::string title =
+        external ? std::filesystem::path(cli.sequences).filename().string() : name;
+    std::cout << eval_table(title, cli.split, metrics, floor, baselines);
   }
 }
 
@@ -124,13 +139,13 @@ void add_eval_command(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--split", cli->split, "validation or test (test: final reports only)")
       ->capture_default_str();
-  cmd->add_option("--n", cli->n, "Sequences to generate")
-      ->check(CLI::PositiveNumber)
-      ->capture_default_str();
+  auto* n = cmd->add_option("--n", cli->n, "Sequences to generate")
+                ->check(CLI::PositiveNumber)
+                ->capture_default_str();
   cmd->add_option("--seed", cli->seed, "Seed of generation and baselines")->capture_default_str();
-  cmd->add_option("--steps", cli->steps, "Sampling steps")
-      ->check(CLI::PositiveNumber)
-      ->capture_default_str();
+  auto* steps = cmd->add_option("--steps", cli->steps, "Sampling steps")
+                    ->check(CLI::PositiveNumber)
+                    ->capture_default_str();
   cmd->add_option("--threads", cli->threads, "Threads")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
@@ -141,6 +156,11 @@ void add_eval_command(CLI::App& app) {
                   "Linear FM baseline model (default: MODEL-linear when it exists)");
   cmd->add_flag("--no-linear", cli->no_linear, "Skip the Linear FM baseline");
   cmd->add_flag("--json", cli->json, "Print one JSON object on stdout");
+  cmd->add_option("--sequences", cli->sequences,
+                  "Evaluate the records of this FASTA file instead of generating (the model "
+                  "gives the alphabet, the longest length and the data set)")
+      ->excludes(n)
+      ->excludes(steps);
   cmd->callback([cli] { run_eval(*cli); });
 }
 
