@@ -68,6 +68,14 @@ void run_eval(const EvalCli& cli) {
     std::cerr << "eval: the test split is reserved for final reports; select models on "
                  "validation\n";
 
+  // A file to evaluate is read first, so that a bad one fails before the data sets are read.
+  const bool external = !cli.sequences.empty();
+  Sequences generated;
+  if (external) {
+    generated = read_sequences(cli.sequences, alphabet, 1, spec.length);
+    if (generated.empty()) throw engine::InputError(cli.sequences, 0, "no sequences to evaluate");
+    std::cerr << fmt::format("eval: {} sequences from {}\n", generated.size(), cli.sequences);
+  }
   const auto training =
       read_sequences(data_file(dataset + "/train.fasta", cli.data), alphabet, 1, spec.length);
   const auto reference = read_sequences(data_file(dataset + "/" + cli.split + ".fasta", cli.data),
@@ -78,12 +86,7 @@ void run_eval(const EvalCli& cli) {
                            training.size());
 
   const auto params = eval_params(file, model, cli);
-  const bool external = !cli.sequences.empty();
-  const auto generated = external ? read_sequences(cli.sequences, alphabet, 1, spec.length)
-                                  : generate_set(params, model);
-  if (generated.empty()) throw engine::InputError(cli.sequences, 0, "no sequences to evaluate");
-  if (external)
-    std::cerr << fmt::format("eval: {} sequences from {}\n", generated.size(), cli.sequences);
+  if (!external) generated = generate_set(params, model);
   const std::size_t k = spec.k;
   const auto metrics = engine::evaluate_set(generated, reference, training, k, kmax);
   const auto floor = engine::kmer_js_floor(
