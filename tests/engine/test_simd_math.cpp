@@ -4,10 +4,10 @@
 // tolerances wide enough for any ~1 ulp exp; these bounds are the functions' own.
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <cfloat>
 #include <cmath>
 #include <cstdint>
-#include <cstring>
 #include <iostream>
 #include <limits>
 #include <ostream>
@@ -32,22 +32,12 @@ void PrintTo(const Probe& p, std::ostream* os) { *os << p.name; }
 const Probe kProbes[] = {{"avx2", Isa::avx2, exp_avx2, log_avx2},
                          {"avx512", Isa::avx512, exp_avx512, log_avx512}};
 
-float from_bits(std::uint32_t b) {
-  float f;
-  std::memcpy(&f, &b, sizeof f);
-  return f;
-}
-std::uint32_t to_bits(float f) {
-  std::uint32_t b;
-  std::memcpy(&b, &f, sizeof b);
-  return b;
-}
-
 // Every `stride`-th float from a to b (same sign, |a| <= |b|), both ends included.
 std::vector<float> floats_between(float a, float b, std::uint32_t stride) {
   std::vector<float> out;
-  const std::uint32_t hi = to_bits(b);
-  for (std::uint32_t u = to_bits(a); u < hi; u += stride) out.push_back(from_bits(u));
+  const std::uint32_t hi = std::bit_cast<std::uint32_t>(b);
+  for (std::uint32_t u = std::bit_cast<std::uint32_t>(a); u < hi; u += stride)
+    out.push_back(std::bit_cast<float>(u));
   out.push_back(b);
   return out;
 }
@@ -119,7 +109,8 @@ TEST_P(SimdMath, LogIsWithinOneUlpForNormalInputs) {
 
 // The any-input form: subnormals as accurately as normals, log 0 = -inf, negatives NaN.
 TEST_P(SimdMath, LogOfSubnormalsZeroAndNegatives) {
-  std::vector<float> x = floats_between(from_bits(1), from_bits(0x007fffff), 4099);
+  std::vector<float> x =
+      floats_between(std::bit_cast<float>(1u), std::bit_cast<float>(0x007fffffu), 4099);
   x.push_back(0.0f);
   x.push_back(-1.0f);
   std::vector<float> y(x.size());
