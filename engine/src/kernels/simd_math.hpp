@@ -16,6 +16,7 @@ namespace {
 // Every helper on the hot path is forced inline: an out-of-line call clobbers all vector registers,
 // so the caller spills its whole working set around it (measured: 118 calls to vlog, 3x slower).
 #define GSFLOW_SIMD_INLINE [[gnu::always_inline]] inline
+#define GSFLOW_SIMD_LAMBDA_INLINE __attribute__((always_inline))  // after a lambda's parameters
 
 // Each primitive below works on N independent registers at once, one statement across all N
 // before the next. GCC keeps source order on x86, so writing the chains side by side is what lets

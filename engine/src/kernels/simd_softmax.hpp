@@ -296,10 +296,20 @@ void lanes(const RowArgs& a, const Src& src) {
     // Two named slots (not an array indexed at run time, which would live in memory).
     LaneBlock b0[U], b1[U];
     LaneSums<V, C, U> t0, t1;
-    auto sums = [&](LaneBlock* b, LaneSums<V, C, U>& t) {
+    // GCC decides by size whether to inline the three calls of sums below. Forced where a block
+    // is one register (K = 4; AVX-512 flow step +23 %, Gumbel-softmax +9 %, docs/benchmarks.md);
+    // forced for wider blocks it spills (softmax K = 20: -19 %), so there GCC keeps deciding.
+    auto sums_body = [&](LaneBlock* b, LaneSums<V, C, U>& t) GSFLOW_SIMD_LAMBDA_INLINE {
       for (int u = 0; u < U; ++u) b[u] = block(r0 + u * G);
       lane_sums<V, C, U>(src, b, t);
       r0 += U * G;
+    };
+    auto sums_call = [&](LaneBlock* b, LaneSums<V, C, U>& t) { sums_body(b, t); };
+    auto sums = [&](LaneBlock* b, LaneSums<V, C, U>& t) GSFLOW_SIMD_LAMBDA_INLINE {
+      if constexpr (C == 1)
+        sums_body(b, t);
+      else
+        sums_call(b, t);
     };
     sums(b0, t0);
     while (true) {
