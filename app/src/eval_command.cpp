@@ -136,8 +136,9 @@ void run_eval(const EvalCli& cli) {
 
 void add_eval_command(CLI::App& app) {
   auto cli = std::make_shared<EvalCli>();
-  auto* cmd = app.add_subcommand(
-      "eval", "Generate with a model and compare with a data split (k-mer JS, novelty, ...)");
+  auto* cmd = app.add_subcommand("eval",
+                                 "Generate with a model, or read --sequences FILE, and compare "
+                                 "with a data split (k-mer JS, novelty, ...)");
   cmd->add_option("--model", cli->model, "Bundled model name or checkpoint file")
       ->capture_default_str();
   cmd->add_option("--split", cli->split, "validation or test (test: final reports only)")
