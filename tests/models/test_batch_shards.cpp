@@ -147,9 +147,10 @@ TEST(BatchShards, CoverTheBatchOnceInNearEqualContiguousShards) {
         });
         for (std::size_t i = 0; i < items; ++i) EXPECT_EQ(hits[i], 1) << items << " x " << length;
         ASSERT_EQ(sizes.size(), shards.shards_for(items, length));
-        if (!sizes.empty())
+        if (!sizes.empty()) {
           EXPECT_LE(*std::max_element(sizes.begin(), sizes.end()),
                     *std::min_element(sizes.begin(), sizes.end()) + 1);
+        }
       }
   }
 }

@@ -68,8 +68,9 @@ TEST_P(NetworkFormulas, PosteriorInputIsTheScaledUniformPriorPosterior) {
       for (int c = 0; c < 6; ++c) y[c] = std::log(static_cast<double>(x[r][0][c].item<float>()));
       engine::clean_posterior(y.data(), prior.data(), 6, path.concrete_logit(t),
                               path.concrete_temperature(t), post.data());
-      if (t == 0.0 && GetParam() == engine::Interpolant::consistent)
+      if (t == 0.0 && GetParam() == engine::Interpolant::consistent) {
         for (int c = 0; c < 6; ++c) EXPECT_NEAR(post[c], 1.0 / 6.0, 1e-12);
+      }
       for (int c = 0; c < 6; ++c)
         EXPECT_NEAR(f[r][0][c].item<double>(), 6.0 * post[c] - 1.0, 1e-4)
             << "t " << t << " row " << r;

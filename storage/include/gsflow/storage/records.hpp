@@ -102,11 +102,13 @@ struct Batch {
 };
 
 struct RunFilter {
-  std::string text;    // substring of the name or notes ("" = any)
-  std::string tag;     // exact tag
-  std::string model;   // model name
-  std::string status;  // exact status
-  std::string since;   // created at or after (ISO 8601 prefix, e.g. 2026-12-01)
+  // The {} initializers keep -Wmissing-field-initializers quiet for designated initializers
+  // that name a subset, e.g. {.tag = "keep"}.
+  std::string text{};     // substring of the name or notes ("" = any)
+  std::string tag{};      // exact tag
+  std::string model{};    // model name
+  std::string status{};   // exact status
+  std::string since{};    // created at or after (ISO 8601 prefix, e.g. 2026-12-01)
   std::size_t limit = 0;  // newest first; 0 = all
 };
 
