@@ -27,6 +27,7 @@ void bm_op(benchmark::State& state) {
   for (auto _ : state) {
     if constexpr (op == KernelOp::softmax) kern.softmax(xr, yr);
     if constexpr (op == KernelOp::log_softmax) kern.log_softmax(xr, yr);
+    if constexpr (op == KernelOp::logsumexp) kern.logsumexp(xr, y.data());
     if constexpr (op == KernelOp::gumbel_softmax) kern.gumbel_softmax(xr, yr, 1.0f, {.seed = 1});
     if constexpr (op == KernelOp::flow_step) kern.flow_step({p.data(), rows, k, k}, xr, yr, 0.1f);
     benchmark::DoNotOptimize(y.data());
@@ -42,6 +43,7 @@ void args(benchmark::internal::Benchmark* b) {
 
 BENCHMARK(bm_op<KernelOp::softmax>)->Apply(args);
 BENCHMARK(bm_op<KernelOp::log_softmax>)->Apply(args);
+BENCHMARK(bm_op<KernelOp::logsumexp>)->Apply(args);
 BENCHMARK(bm_op<KernelOp::gumbel_softmax>)->Apply(args);
 BENCHMARK(bm_op<KernelOp::flow_step>)->Apply(args);
 

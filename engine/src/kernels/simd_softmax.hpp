@@ -255,13 +255,14 @@ GSFLOW_SIMD_INLINE void lane_blocks(const Src& src, const LaneBlock* b) {
 // enough registers not to spill (measured with gsflow-microbench over K = 4..64). Expensive
 // sources (Philox and two logs, or a log) and softmax keep up to 12 registers in flight, sinks
 // that keep both z - m and its exp live 8. Gumbel-softmax on AVX-512: 0.70 -> 1.05 elements/ns
-// at K = 4 (U = 8), 0.79 -> 1.20 at K = 20 (U = 2); 16 registers spill. AVX2 (16 registers):
-// two blocks of plain sources up to K = 32.
+// at K = 4 (U = 8), 0.79 -> 1.20 at K = 20 (U = 2); 16 registers spill. Plain sources at K = 4
+// also take 8 blocks (AVX-512 against 4: log-softmax 1.06x, logsumexp 1.04x, softmax 1.00x; 16
+// spill, log-softmax 0.6x). AVX2 (16 registers): two blocks of plain sources up to K = 32.
 template <class V>
 constexpr int lane_unroll(bool expensive, bool sink_needs_exp, int c) {
   if (V::W == 8 && !expensive) return c == 1 ? 4 : c <= 8 ? 2 : 1;
   const int budget = expensive || sink_needs_exp ? 12 : 8;
-  for (int u = expensive ? 8 : 4; u > 1; u /= 2)
+  for (int u = 8; u > 1; u /= 2)
     if (u * c <= budget) return u;
   return 1;
 }
