@@ -253,17 +253,18 @@ GSFLOW_SIMD_INLINE void lane_blocks(const Src& src, const LaneBlock* b) {
 
 // Blocks of the lanes layout processed together: enough independent chains to cover latency, few
 // enough registers not to spill (measured with gsflow-microbench over K = 4..64). Expensive
-// sources (Philox and two logs, or a log) and softmax keep up to 12 registers in flight, sinks
-// that keep both z - m and its exp live 8. Gumbel-softmax on AVX-512: 0.70 -> 1.05 elements/ns
-// at K = 4 (U = 8), 0.79 -> 1.20 at K = 20 (U = 2); 16 registers spill. Plain sources at K = 4
-// also take 8 blocks (AVX-512 against 4: log-softmax 1.06x, logsumexp 1.04x, softmax 1.00x; 16
-// spill, log-softmax 0.6x). AVX2 (16 registers): two blocks of plain sources up to K = 32; at
-// K = 4 four for softmax and eight where the factor is a log (log-softmax 1.14x, logsumexp 1.17x
-// against four; softmax 0.90x with eight).
+// sources (Philox and two logs, or a log), softmax and logsumexp (one output per row) keep up to
+// 12 registers in flight, log-softmax (z - m and its exp both live until the outputs) 8; logsumexp
+// at K = 20 on AVX-512 with 2 blocks instead of 1: 1.22x, log-softmax 0.92x. Gumbel-softmax on
+// AVX-512: 0.70 -> 1.05 elements/ns at K = 4 (U = 8), 0.79 -> 1.20 at K = 20 (U = 2); 16 registers
+// spill. Plain sources at K = 4 also take 8 blocks (AVX-512 against 4: log-softmax 1.06x,
+// logsumexp 1.04x, softmax 1.00x; 16 spill, log-softmax 0.6x). AVX2 (16 registers): two blocks of
+// plain sources up to K = 32; at K = 4 four for softmax and eight where the factor is a log
+// (log-softmax 1.14x, logsumexp 1.17x against four; softmax 0.90x with eight).
 template <class V>
-constexpr int lane_unroll(bool expensive, bool sink_needs_exp, int c) {
+constexpr int lane_unroll(bool expensive, bool sink_needs_exp, bool per_element, int c) {
   if (V::W == 8 && !expensive) return c == 1 ? (sink_needs_exp ? 4 : 8) : c <= 8 ? 2 : 1;
-  const int budget = expensive || sink_needs_exp ? 12 : 8;
+  const int budget = expensive || sink_needs_exp || !per_element ? 12 : 8;
   for (int u = 8; u > 1; u /= 2)
     if (u * c <= budget) return u;
   return 1;
@@ -293,7 +294,7 @@ void lanes(const RowArgs& a, const Src& src) {
                      ldy,
                      static_cast<std::uint32_t>(a.first_row + r0)};
   };
-  constexpr int U = lane_unroll<V>(Src::expensive, Snk::needs_exp, C);
+  constexpr int U = lane_unroll<V>(Src::expensive, Snk::needs_exp, Snk::per_element, C);
   std::size_t r0 = 0;
   if (lane_pipelined<V>(U * C, !Snk::needs_exp) && r0 + U * G <= full) {
     // Two named slots (not an array indexed at run time, which would live in memory).
