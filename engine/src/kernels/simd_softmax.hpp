@@ -301,8 +301,8 @@ void lanes(const RowArgs& a, const Src& src) {
     LaneBlock b0[U], b1[U];
     LaneSums<V, C, U> t0, t1;
     // GCC decides by size whether to inline the three calls of sums below. Forced where a block
-    // is one register (K = 4; AVX-512 flow step +23 %, Gumbel-softmax +9 %, docs/benchmarks.md);
-    // forced for wider blocks it spills (softmax K = 20: -19 %), so there GCC keeps deciding.
+    // is one register (K = 4; AVX-512 flow step 1.21x, Gumbel-softmax 1.07x, docs/benchmarks.md);
+    // forced for wider blocks it spills (softmax K = 20: 0.81x), so there GCC keeps deciding.
     auto sums_body = [&](LaneBlock* b, LaneSums<V, C, U>& t) GSFLOW_SIMD_LAMBDA_INLINE {
       for (int u = 0; u < U; ++u) b[u] = block(r0 + u * G);
       lane_sums<V, C, U>(src, b, t);
