@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <iostream>
+#include <optional>
 
 #include "eval_report.hpp"
 #include "global_options.hpp"
@@ -85,8 +86,11 @@ void run_eval(const EvalCli& cli) {
                            engine::method_name(spec.method), cli.split, reference.size(),
                            training.size());
 
-  const auto params = eval_params(file, model, cli);
-  if (!external) generated = generate_set(params, model);
+  std::optional<guidance::RunParams> params;  // only when generating
+  if (!external) {
+    params = eval_params(file, model, cli);
+    generated = generate_set(*params, model);
+  }
   const std::size_t k = spec.k;
   const auto metrics = engine::evaluate_set(generated, reference, training, k, kmax);
   const auto floor = engine::kmer_js_floor(
@@ -121,7 +125,7 @@ void run_eval(const EvalCli& cli) {
     } else {
       j["method"] = engine::method_name(spec.method);
       j["steps"] = cli.steps;
-      j["params"] = nlohmann::json::parse(guidance::run_params_json(params));
+      j["params"] = nlohmann::json::parse(guidance::run_params_json(*params));
     }
     std::cout << j.dump(2) << "\n";
   } else {
