@@ -170,9 +170,14 @@ enum class Fill {
   neg_inf,     // U[-5, 5] with ~30% -inf entries (at least one finite per row)
   one_finite,  // all -inf except one entry in U[-100, 100]
   all_equal,   // every entry of a row equal to one value in U[-1000, 1000]
+  // Each row one of the above or a row whose sum of exp(x) lies near a bound of the SIMD lanes
+  // layout's unshifted sums (2^-20, 2^32, 2^100): rows that keep the unshifted result next to
+  // rows redone with their maximum subtracted.
+  mixed,
 };
-inline constexpr Fill kAllFills[] = {Fill::uniform5, Fill::shift90,    Fill::spread50, Fill::huge,
-                                     Fill::neg_inf,  Fill::one_finite, Fill::all_equal};
+inline constexpr Fill kAllFills[] = {Fill::uniform5,  Fill::shift90, Fill::spread50,
+                                     Fill::huge,      Fill::neg_inf, Fill::one_finite,
+                                     Fill::all_equal, Fill::mixed};
 
 inline const char* fill_name(Fill f) {
   switch (f) {
@@ -190,11 +195,15 @@ inline const char* fill_name(Fill f) {
       return "one-finite(rest -inf)";
     case Fill::all_equal:
       return "all-equal";
+    case Fill::mixed:
+      return "mixed-rows";
   }
   return "?";
 }
 
-inline bool fill_has_neg_inf(Fill f) { return f == Fill::neg_inf || f == Fill::one_finite; }
+inline bool fill_has_neg_inf(Fill f) {
+  return f == Fill::neg_inf || f == Fill::one_finite || f == Fill::mixed;
+}
 
 inline void fill_logits(std::mt19937_64& rng, Fill f, Batch& x) {
   auto uni = [&](double a, double b) {
@@ -203,7 +212,19 @@ inline void fill_logits(std::mt19937_64& rng, Fill f, Batch& x) {
   for (std::size_t r = 0; r < x.rows; ++r) {
     float* row = x.row(r);
     const std::size_t pick = std::uniform_int_distribution<std::size_t>(0, x.k - 1)(rng);
-    switch (f) {
+    Fill fr = f;
+    if (f == Fill::mixed) {
+      const int choice = std::uniform_int_distribution<int>(0, 9)(rng);
+      if (choice >= 7) {
+        // U[-1, 1] around a level c with K exp(c) within a factor e^2 of a bound.
+        const double bound = std::log(choice == 7 ? 0x1p-20 : choice == 8 ? 0x1p32 : 0x1p100);
+        const double c = bound - std::log(static_cast<double>(x.k)) + uni(-2, 2);
+        for (std::size_t col = 0; col < x.k; ++col) row[col] = static_cast<float>(c) + uni(-1, 1);
+        continue;
+      }
+      fr = kAllFills[choice];
+    }
+    switch (fr) {
       case Fill::uniform5:
         for (std::size_t c = 0; c < x.k; ++c) row[c] = uni(-5, 5);
         break;
@@ -235,6 +256,8 @@ inline void fill_logits(std::mt19937_64& rng, Fill f, Batch& x) {
         for (std::size_t c = 0; c < x.k; ++c) row[c] = v;
         break;
       }
+      case Fill::mixed:
+        break;
     }
   }
 }

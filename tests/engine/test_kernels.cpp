@@ -566,6 +566,49 @@ TEST_P(KernelPath, ThreadCountDoesNotChangeBits) {
   chk.summary("threads");
 }
 
+// A row's bits depend on its own values only. In the lanes layout (K = 4..64) a row keeps its
+// unshifted sums or is redone with its maximum subtracted, whatever its neighbours need: every row
+// of a batch mixing both kinds must equal the same row computed alone.
+TEST_P(KernelPath, RowBitsDoNotDependOnNeighbours) {
+  const Kernels kern = make(1);
+  std::mt19937_64 rng(1013);
+  Checker chk;
+  for (Op op : kAllOps)
+    for (std::size_t k : {4, 8, 20, 64, 33}) {
+      const std::size_t rows = 301;
+      Params a;
+      Batch x(rows, k, k + 1), p(rows, k, k);
+      fill_inputs(rng, op, x, p);
+      if (op == Op::flow_step) {
+        // Far from the simplex, so that z = log x + delta p leaves the bounds: x 1e-12 (sum of
+        // exp below 2^-20) and 1e35 (above 2^100).
+        for (std::size_t r = 0; r < rows; r += 3)
+          for (std::size_t c = 0; c < k; ++c) x.at(r, c) *= r % 2 ? 1e-12f : 1e35f;
+      } else {
+        fill_logits(rng, Fill::mixed, x);
+      }
+      Batch whole = make_op_output(op, rows, k, k);
+      run_op(kern, op, x.in(), p.in(), whole.out(), a);
+      const std::size_t width = op == Op::logsumexp ? 1 : k;
+      std::size_t bad = 0, first_bad = 0;
+      for (std::size_t r = 0; r < rows; ++r) {
+        Params b = a;
+        b.key.first_row = a.key.first_row + r;
+        Batch one = make_op_output(op, 1, k, k);
+        run_op(kern, op, x.in_rows(r, 1), p.in_rows(r, 1), one.out(), b);
+        if (std::memcmp(one.row(0), whole.row(r), width * sizeof(float)) != 0 && bad++ == 0)
+          first_bad = r;
+      }
+      chk.check(bad == 0
+                    ? ::testing::AssertionSuccess()
+                    : ::testing::AssertionFailure() << bad << " rows differ, first " << first_bad,
+                where(std::string(op_label(op)) + " k=" + std::to_string(k) + " whole vs alone"));
+      chk.check(matches_oracle(op, x, p, whole, a),
+                where(std::string(op_label(op)) + " k=" + std::to_string(k) + " vs oracle"));
+    }
+  chk.summary("neighbours");
+}
+
 // Splitting a batch into several calls with NoiseKey.first_row adjusted gives the same bits as one
 // call: the noise depends on the global row only.
 TEST_P(KernelPath, GumbelBatchSplitIsBitIdentical) {

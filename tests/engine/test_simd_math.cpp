@@ -84,6 +84,36 @@ TEST_P(SimdMath, ExpIsWithinItsBoundWhereTheResultIsNormal) {
   EXPECT_EQ(got[1], 0.0f);
 }
 
+// exp of positive arguments, which the lanes layout passes when it sums a row without subtracting
+// its maximum: within the same bound up to 88, and from above 88 (where the AVX2 exponent field
+// would wrap) on, at least 2^126 or NaN, so that the row's sum fails every unshifted bound (at most
+// 2^100) and the row is redone shifted.
+TEST_P(SimdMath, ExpOfPositiveArgumentsIsAccurateOrFailsTheBounds) {
+  const std::vector<float> x = floats_between(0.0f, 88.0f, 97);
+  std::vector<float> y(x.size());
+  GetParam().exp(x.data(), y.data(), x.size());
+  double worst = 0, worst_x = 0;
+  std::size_t bad = 0;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    const double t = std::exp(static_cast<double>(x[i]));
+    const double rel = std::fabs(y[i] - t) / t;
+    if (rel > 8e-8 + 2.8e-9 * std::fabs(x[i])) ++bad;
+    if (rel > worst) worst = rel, worst_x = x[i];
+  }
+  EXPECT_EQ(bad, 0u) << "of " << x.size() << "; largest relative error " << worst
+                     << " at x = " << worst_x;
+  const float inf = std::numeric_limits<float>::infinity();
+  std::vector<float> big = floats_between(88.0f, 1e6f, 4099);
+  for (float v : {89.0f, 100.0f, 1e10f, 1e30f, 3e38f, inf}) big.push_back(v);
+  std::vector<float> got(big.size());
+  GetParam().exp(big.data(), got.data(), big.size());
+  std::size_t low = 0;
+  for (std::size_t i = 0; i < big.size(); ++i)
+    if (got[i] < 0x1p126f && low++ == 0)
+      ADD_FAILURE() << "exp(" << big[i] << ") = " << got[i] << " (below 2^126)";
+  EXPECT_EQ(low, 0u) << "of " << big.size();
+}
+
 // log of positive normal floats from FLT_MIN to FLT_MAX: within one ulp of the true value (the
 // polynomial is 6.4e-9 off; the largest error measured is 0.79 ulp), in both forms.
 TEST_P(SimdMath, LogIsWithinOneUlpForNormalInputs) {

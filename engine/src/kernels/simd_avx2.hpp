@@ -60,6 +60,15 @@ struct Avx2 {
   [[gnu::always_inline]] static F scale2(F p, F key) {
     return mul(p, _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_castps_si256(key), 23)));
   }
+  // exp above ~88.7 must come out +inf (or NaN), never finite: past n = 127 the shifted n + 127
+  // runs out of the exponent field (2^n turns negative or small). 88 keeps n <= 127, and exp(88)
+  // exceeds 2^126, so a row that reaches it fails every sink's unshifted bound.
+  [[gnu::always_inline]] static F exp_ceiling(F x) { return min(set1(88.0f), x); }  // NaN stays
+  [[gnu::always_inline]] static unsigned in_range_bits(F v, float lo, float hi) {
+    const F in = _mm256_and_ps(_mm256_cmp_ps(v, set1(lo), _CMP_GE_OQ),
+                               _mm256_cmp_ps(v, set1(hi), _CMP_LE_OQ));
+    return static_cast<unsigned>(_mm256_movemask_ps(in));
+  }
   [[gnu::always_inline]] static M lt(F a, F b) { return _mm256_cmp_ps(a, b, _CMP_LT_OQ); }
   [[gnu::always_inline]] static M eq(F a, F b) { return _mm256_cmp_ps(a, b, _CMP_EQ_OQ); }
   [[gnu::always_inline]] static F select(M m, F a, F b) { return _mm256_blendv_ps(b, a, m); }

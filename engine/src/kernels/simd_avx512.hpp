@@ -54,6 +54,13 @@ struct Avx512 {
     return key;
   }
   [[gnu::always_inline]] static F scale2(F p, F key) { return _mm512_scalef_ps(p, key); }
+  // exp above ~88.7 must come out +inf (or NaN), never finite: vscalefps overflows to +inf itself.
+  [[gnu::always_inline]] static F exp_ceiling(F x) { return x; }
+  // Bit i set when lane i is in [lo, hi] (false for NaN).
+  [[gnu::always_inline]] static unsigned in_range_bits(F v, float lo, float hi) {
+    return _mm512_cmp_ps_mask(v, set1(lo), _CMP_GE_OQ) &
+           _mm512_cmp_ps_mask(v, set1(hi), _CMP_LE_OQ);
+  }
   [[gnu::always_inline]] static M lt(F a, F b) { return _mm512_cmp_ps_mask(a, b, _CMP_LT_OQ); }
   [[gnu::always_inline]] static M eq(F a, F b) { return _mm512_cmp_ps_mask(a, b, _CMP_EQ_OQ); }
   [[gnu::always_inline]] static F select(M m, F a, F b) {

@@ -2,12 +2,16 @@
 // x, a*x + b*gumbel, log x + delta*p) followed by max / sum-of-exp and a Sink (softmax,
 // log-softmax, logsumexp). Two layouts:
 //  - lanes: K = 4C <= 64. Each 4-lane group holds one row (V::G rows per register, C registers per
-//    row block), so max and sum need two in-group shuffles, never a horizontal reduction.
+//    row block), so max and sum need two in-group shuffles, never a horizontal reduction. Rows
+//    are first summed without subtracting their maximum and keep that result where it is safe
+//    (lane_sums); the others are redone shifted.
 //  - wide: any other K. One row at a time along the row with a masked tail; pass 1 writes z into y
 //    so that an expensive source (Gumbel noise, log) is evaluated once. Then either the online
 //    normaliser (two-pass) or max, sum and scale passes (three-pass).
 #pragma once
 
+#include <algorithm>
+#include <bit>
 #include <cassert>
 #include <cstring>
 #include <limits>
@@ -138,11 +142,16 @@ struct FlowSource {
 
 // ---- Sinks: from the normaliser s compute a factor once, then each output from d = z - m and
 // e = exp(d). Softmax and log-softmax write every element; logsumexp writes m + log s per row.
+// The lanes layout uses m = 0 for a row whose unshifted sum s lies in [kUnshiftedMin,
+// kUnshiftedMax] (lane_sums). The lower bound 2^-20 keeps what underflow loses (exps below
+// FLT_MIN, ~1.2e-38, flushed on AVX2) under 2^20 FLT_MIN ~ 1e-32 in any output probability and
+// negligible in s; the upper bound keeps every exp and 1 / s normal floats.
 template <class V>
 struct SoftmaxSink {
   using F = typename V::F;
   static constexpr bool per_element = true;
   static constexpr bool needs_exp = true;
+  static constexpr float kUnshiftedMin = 0x1p-20f, kUnshiftedMax = 0x1p100f;
   GSFLOW_SIMD_INLINE static F factor(F s) { return V::div(V::set1(1.0f), s); }
   GSFLOW_SIMD_INLINE static F element(F, F e, F inv_s) { return V::mul(e, inv_s); }
 };
@@ -152,7 +161,9 @@ struct LogSoftmaxSink {
   using F = typename V::F;
   static constexpr bool per_element = true;
   static constexpr bool needs_exp = false;
-  GSFLOW_SIMD_INLINE static F factor(F s) { return vlog<V, false>(s); }  // s in [1, K]: normal
+  // z - log s for an unshifted row: |log s| <= 22.2 keeps its rounding within 1e-6.
+  static constexpr float kUnshiftedMin = 0x1p-20f, kUnshiftedMax = 0x1p32f;
+  GSFLOW_SIMD_INLINE static F factor(F s) { return vlog<V, false>(s); }  // s normal
   // (z - m) - log s rather than z - (m + log s): exact d keeps the error at the size of log s.
   GSFLOW_SIMD_INLINE static F element(F d, F, F log_s) { return V::sub(d, log_s); }
 };
@@ -162,7 +173,8 @@ struct LogSumExpSink {
   using F = typename V::F;
   static constexpr bool per_element = false;
   static constexpr bool needs_exp = false;
-  GSFLOW_SIMD_INLINE static F factor(F s) { return vlog<V, false>(s); }  // s in [1, K]: normal
+  static constexpr float kUnshiftedMin = 0x1p-20f, kUnshiftedMax = 0x1p100f;
+  GSFLOW_SIMD_INLINE static F factor(F s) { return vlog<V, false>(s); }  // s normal
   GSFLOW_SIMD_INLINE static F element(F d, F, F) { return d; }
 };
 
@@ -179,21 +191,16 @@ template <class V, int C, int U>
 struct LaneSums {
   static constexpr int P = (U + 3) / 4;  // packed sum registers, four blocks each
   typename V::F d[U][C], e[U][C], m[U], packed[P];
+  std::uint64_t in_bounds;  // bit 16 q + i: lane i of packed[q] within the sink's bounds
+  bool ok;                  // all of them
 };
 
-template <class V, int C, int U, class Src>
-requires(U == 1 || U == 2 || U % 4 == 0) GSFLOW_SIMD_INLINE
-    void lane_sums(const Src& src, const LaneBlock* b, LaneSums<V, C, U>& t) {
+// exp(t.e) in place, then the per-row sums of four blocks packed into each t.packed register (lane
+// u of group g = row g of block u).
+template <class V, int C, int U>
+GSFLOW_SIMD_INLINE void lane_exp_sums(LaneSums<V, C, U>& t) {
   using F = typename V::F;
   F s[U];
-  src.template lanes<C, U>(b, &t.d[0][0]);
-  for (int u = 0; u < U; ++u) {
-    t.m[u] = t.d[u][0];
-    for (int j = 1; j < C; ++j) t.m[u] = V::max(t.m[u], t.d[u][j]);
-    t.m[u] = V::max4(t.m[u]);
-  }
-  for (int u = 0; u < U; ++u)
-    for (int j = 0; j < C; ++j) t.e[u][j] = t.d[u][j] = V::sub(t.d[u][j], t.m[u]);
   // At most 8 exps in lockstep (the largest divisor of U * C up to 8): wider blocks (U * C = 16)
   // spill their temporaries.
   constexpr int kChunk = [] {
@@ -216,6 +223,30 @@ requires(U == 1 || U == 2 || U % 4 == 0) GSFLOW_SIMD_INLINE
     t.packed[q] = V::sum4_packed(s[4 * q], s[4 * q + (n > 1 ? 1 : 0)], s[4 * q + (n > 2 ? 2 : 0)],
                                  s[4 * q + (n > 3 ? 3 : 0)]);
   }
+}
+
+// Source, exp and packed sums of U blocks, without the row maxima: every row is summed unshifted
+// (m = 0, e = exp(z)), and t.ok says whether all rows' sums lie in the sink's bounds
+// [Snk::kUnshiftedMin, Snk::kUnshiftedMax], where no exp overflowed and none that underflowed
+// matters (see the sinks). Otherwise lane_blocks() redoes the blocks.
+template <class V, int C, int U, class Src, class Snk>
+requires(U == 1 || U == 2 || U % 4 == 0) GSFLOW_SIMD_INLINE
+    void lane_sums(const Src& src, const LaneBlock* b, LaneSums<V, C, U>& t) {
+  src.template lanes<C, U>(b, &t.d[0][0]);
+  for (int u = 0; u < U; ++u) {
+    t.m[u] = V::zero();
+    for (int j = 0; j < C; ++j) t.e[u][j] = V::exp_ceiling(t.d[u][j]);
+  }
+  lane_exp_sums<V, C, U>(t);
+  constexpr unsigned kAll = (1u << V::W) - 1;
+  unsigned all = kAll;
+  t.in_bounds = 0;
+  for (int q = 0; q < t.P; ++q) {
+    const unsigned bits = V::in_range_bits(t.packed[q], Snk::kUnshiftedMin, Snk::kUnshiftedMax);
+    all &= bits;
+    t.in_bounds |= std::uint64_t{bits} << (16 * q);
+  }
+  t.ok = all == kAll;
 }
 
 template <class V, int C, int U, class Snk>
@@ -244,11 +275,36 @@ GSFLOW_SIMD_INLINE void lane_outputs(const LaneBlock* b, const LaneSums<V, C, U>
   }
 }
 
+// U blocks outside the hot loop: unshifted where every row allows it, otherwise again with each
+// out-of-bounds row (large or very negative logits, -inf rows, NaN) shifted by its maximum and the
+// others as before (m = 0: the same bits). Each row's result thus depends on its own values only,
+// never on its neighbours or the grouping.
 template <class V, int C, int U, class Src, class Snk>
 GSFLOW_SIMD_INLINE void lane_blocks(const Src& src, const LaneBlock* b) {
   LaneSums<V, C, U> t;
-  lane_sums<V, C, U>(src, b, t);
+  lane_sums<V, C, U, Src, Snk>(src, b, t);
+  if (!t.ok) {
+    for (int u = 0; u < U; ++u) {
+      typename V::F m = t.d[u][0];
+      for (int j = 1; j < C; ++j) m = V::max(m, t.d[u][j]);
+      alignas(64) float lanes[V::W];
+      V::store(lanes, V::max4(m));
+      for (int g = 0; g < V::G; ++g)
+        if (t.in_bounds >> (16 * (u / 4) + 4 * g + u % 4) & 1)
+          for (int i = 0; i < 4; ++i) lanes[4 * g + i] = 0.0f;
+      t.m[u] = V::load(lanes);
+    }
+    for (int u = 0; u < U; ++u)
+      for (int j = 0; j < C; ++j) t.e[u][j] = t.d[u][j] = V::sub(t.d[u][j], t.m[u]);
+    lane_exp_sums<V, C, U>(t);
+  }
   lane_outputs<V, C, U, Snk>(b, t);
+}
+
+// lane_blocks() for groups that need shifted rows, kept out of the hot loop's code.
+template <class V, int C, int U, class Src, class Snk>
+[[gnu::noinline, gnu::cold]] void lane_blocks_cold(const Src& src, const LaneBlock* b) {
+  lane_blocks<V, C, U, Src, Snk>(src, b);
 }
 
 // Blocks of the lanes layout processed together: enough independent chains to cover latency, few
@@ -295,46 +351,74 @@ void lanes(const RowArgs& a, const Src& src) {
                      static_cast<std::uint32_t>(a.first_row + r0)};
   };
   constexpr int U = lane_unroll<V>(Src::expensive, Snk::needs_exp, Snk::per_element, C);
+  constexpr std::size_t kGroup = U * G;  // rows per group of U blocks
+  const std::size_t groups_end = full / kGroup * kGroup;
   std::size_t r0 = 0;
-  if (lane_pipelined<V>(U * C, !Snk::needs_exp) && r0 + U * G <= full) {
-    // Two named slots (not an array indexed at run time, which would live in memory).
-    LaneBlock b0[U], b1[U];
-    LaneSums<V, C, U> t0, t1;
-    // GCC decides by size whether to inline the three calls of sums below. Forced where a block
-    // is one register (K = 4; AVX-512 flow step 1.21x, Gumbel-softmax 1.07x, docs/benchmarks.md);
-    // forced for wider blocks it spills (softmax K = 20: 0.81x), so there GCC keeps deciding.
-    auto sums_body = [&](LaneBlock* b, LaneSums<V, C, U>& t) GSFLOW_SIMD_LAMBDA_INLINE {
-      for (int u = 0; u < U; ++u) b[u] = block(r0 + u * G);
-      lane_sums<V, C, U>(src, b, t);
-      r0 += U * G;
-    };
-    auto sums_call = [&](LaneBlock* b, LaneSums<V, C, U>& t) { sums_body(b, t); };
-    auto sums = [&](LaneBlock* b, LaneSums<V, C, U>& t) GSFLOW_SIMD_LAMBDA_INLINE {
-      if constexpr (C == 1)
-        sums_body(b, t);
+  // Groups run in chunks of up to 64. A group with a row that needs its maximum subtracted
+  // (lane_sums) writes nothing in the loop and is redone after the chunk, out of line. Measured at
+  // K = 4: the call inside the loop made GCC keep the loop's registers in memory (softmax 0.64x),
+  // and the single-block loops below calling it too cost 2-13 %; where it is now, nothing.
+  while (r0 < groups_end) {
+    const std::size_t begin = r0, end = std::min(groups_end, begin + 64 * kGroup);
+    std::uint64_t redo = 0;
+    int group = 0;
+    auto outputs = [&](const LaneBlock* b, const LaneSums<V, C, U>& t) GSFLOW_SIMD_LAMBDA_INLINE {
+      if (t.ok) [[likely]]
+        lane_outputs<V, C, U, Snk>(b, t);
       else
-        sums_call(b, t);
+        redo |= std::uint64_t{1} << group;
+      ++group;
     };
-    sums(b0, t0);
-    while (true) {
-      if (r0 + U * G > full) {
-        lane_outputs<V, C, U, Snk>(b0, t0);
-        break;
-      }
-      sums(b1, t1);
-      lane_outputs<V, C, U, Snk>(b0, t0);
-      if (r0 + U * G > full) {
-        lane_outputs<V, C, U, Snk>(b1, t1);
-        break;
-      }
+    if constexpr (lane_pipelined<V>(U * C, !Snk::needs_exp)) {
+      // Two named slots (not an array indexed at run time, which would live in memory).
+      LaneBlock b0[U], b1[U];
+      LaneSums<V, C, U> t0, t1;
+      // GCC decides by size whether to inline the three calls of sums below. Forced where a block
+      // is one register (K = 4; AVX-512 flow step 1.21x, Gumbel-softmax 1.07x,
+      // docs/benchmarks.md); forced for wider blocks it spills (softmax K = 20: 0.81x), so there
+      // GCC keeps deciding.
+      auto sums_body = [&](LaneBlock* b, LaneSums<V, C, U>& t) GSFLOW_SIMD_LAMBDA_INLINE {
+        for (int u = 0; u < U; ++u) b[u] = block(r0 + u * G);
+        lane_sums<V, C, U, Src, Snk>(src, b, t);
+        r0 += kGroup;
+      };
+      auto sums_call = [&](LaneBlock* b, LaneSums<V, C, U>& t) { sums_body(b, t); };
+      auto sums = [&](LaneBlock* b, LaneSums<V, C, U>& t) GSFLOW_SIMD_LAMBDA_INLINE {
+        if constexpr (C == 1)
+          sums_body(b, t);
+        else
+          sums_call(b, t);
+      };
       sums(b0, t0);
-      lane_outputs<V, C, U, Snk>(b1, t1);
+      while (true) {
+        if (r0 == end) {
+          outputs(b0, t0);
+          break;
+        }
+        sums(b1, t1);
+        outputs(b0, t0);
+        if (r0 == end) {
+          outputs(b1, t1);
+          break;
+        }
+        sums(b0, t0);
+        outputs(b1, t1);
+      }
+    } else {
+      for (; r0 < end; r0 += kGroup) {
+        LaneBlock b[U];
+        LaneSums<V, C, U> t;
+        for (int u = 0; u < U; ++u) b[u] = block(r0 + u * G);
+        lane_sums<V, C, U, Src, Snk>(src, b, t);
+        outputs(b, t);
+      }
     }
-  }
-  for (; r0 + U * G <= full; r0 += U * G) {
-    LaneBlock b[U];
-    for (int u = 0; u < U; ++u) b[u] = block(r0 + u * G);
-    lane_blocks<V, C, U, Src, Snk>(src, b);
+    for (; redo != 0; redo &= redo - 1) {
+      const std::size_t g0 = begin + static_cast<std::size_t>(std::countr_zero(redo)) * kGroup;
+      LaneBlock b[U];
+      for (int u = 0; u < U; ++u) b[u] = block(g0 + u * G);
+      lane_blocks_cold<V, C, U, Src, Snk>(src, b);
+    }
   }
   for (; r0 < full; r0 += G) {
     const LaneBlock b = block(r0);
