@@ -301,12 +301,6 @@ GSFLOW_SIMD_INLINE void lane_blocks(const Src& src, const LaneBlock* b) {
   lane_outputs<V, C, U, Snk>(b, t);
 }
 
-// lane_blocks() for groups that need shifted rows, kept out of the hot loop's code.
-template <class V, int C, int U, class Src, class Snk>
-[[gnu::noinline, gnu::cold]] void lane_blocks_cold(const Src& src, const LaneBlock* b) {
-  lane_blocks<V, C, U, Src, Snk>(src, b);
-}
-
 // Blocks of the lanes layout processed together: enough independent chains to cover latency, few
 // enough registers not to spill (measured with gsflow-microbench over K = 4..64). Expensive
 // sources (Philox and two logs, or a log), softmax and logsumexp (one output per row) keep up to
@@ -355,9 +349,11 @@ void lanes(const RowArgs& a, const Src& src) {
   const std::size_t groups_end = full / kGroup * kGroup;
   std::size_t r0 = 0;
   // Groups run in chunks of up to 64. A group with a row that needs its maximum subtracted
-  // (lane_sums) writes nothing in the loop and is redone after the chunk, out of line. Measured at
-  // K = 4: the call inside the loop made GCC keep the loop's registers in memory (softmax 0.64x),
-  // and the single-block loops below calling it too cost 2-13 %; where it is now, nothing.
+  // (lane_sums) writes nothing in the loop and is redone after the chunk. Everything here is
+  // inlined, at the cost of code size (AVX2 tables 1.09 -> 1.55 MB): calling lane_blocks() out of
+  // line inside the loop made GCC keep the loop's registers in memory (softmax K = 4: 0.64x), after
+  // the loop it cost the AVX2 flow step at K = 64 13-36 %, and with the hot loop in a function of
+  // its own, AVX2 log-softmax at K = 4 12 % (docs/benchmarks.md).
   while (r0 < groups_end) {
     const std::size_t begin = r0, end = std::min(groups_end, begin + 64 * kGroup);
     std::uint64_t redo = 0;
@@ -417,7 +413,7 @@ void lanes(const RowArgs& a, const Src& src) {
       const std::size_t g0 = begin + static_cast<std::size_t>(std::countr_zero(redo)) * kGroup;
       LaneBlock b[U];
       for (int u = 0; u < U; ++u) b[u] = block(g0 + u * G);
-      lane_blocks_cold<V, C, U, Src, Snk>(src, b);
+      lane_blocks<V, C, U, Src, Snk>(src, b);
     }
   }
   for (; r0 < full; r0 += G) {
