@@ -229,10 +229,32 @@ GSFLOW_SIMD_INLINE void lane_exp_sums(LaneSums<V, C, U>& t) {
 // (m = 0, e = exp(z)), and t.ok says whether all rows' sums lie in the sink's bounds
 // [Snk::kUnshiftedMin, Snk::kUnshiftedMax], where no exp overflowed and none that underflowed
 // matters (see the sinks). Otherwise lane_blocks() redoes the blocks.
+// Where the rows are summed unshifted first. Not for one-register rows of exp sinks on AVX-512
+// (softmax, Gumbel-softmax, the flow step at K = 4): in cache that gained 1.15x, 1.03x, 1.07x, but
+// out of cache softmax fell from 5.3 to 3.7-3.9 elements/ns (flow step 0.93x). That loss is the
+// data-dependent branch on the bounds: without it, 4.6-4.9 (branch-free forms,
+// docs/benchmarks.md); every other case measured faster either way.
+template <class V, class Snk>
+constexpr bool lane_unshifted(int c) {
+  return !(V::W == 16 && c == 1 && Snk::needs_exp);
+}
+
 template <class V, int C, int U, class Src, class Snk>
 requires(U == 1 || U == 2 || U % 4 == 0) GSFLOW_SIMD_INLINE
     void lane_sums(const Src& src, const LaneBlock* b, LaneSums<V, C, U>& t) {
   src.template lanes<C, U>(b, &t.d[0][0]);
+  if constexpr (!lane_unshifted<V, Snk>(C)) {
+    for (int u = 0; u < U; ++u) {
+      t.m[u] = t.d[u][0];
+      for (int j = 1; j < C; ++j) t.m[u] = V::max(t.m[u], t.d[u][j]);
+      t.m[u] = V::max4(t.m[u]);
+    }
+    for (int u = 0; u < U; ++u)
+      for (int j = 0; j < C; ++j) t.e[u][j] = t.d[u][j] = V::sub(t.d[u][j], t.m[u]);
+    lane_exp_sums<V, C, U>(t);
+    t.ok = true;
+    return;
+  }
   for (int u = 0; u < U; ++u) {
     t.m[u] = V::zero();
     for (int j = 0; j < C; ++j) t.e[u][j] = V::exp_ceiling(t.d[u][j]);
