@@ -225,20 +225,21 @@ GSFLOW_SIMD_INLINE void lane_exp_sums(LaneSums<V, C, U>& t) {
   }
 }
 
-// Source, exp and packed sums of U blocks, without the row maxima: every row is summed unshifted
-// (m = 0, e = exp(z)), and t.ok says whether all rows' sums lie in the sink's bounds
-// [Snk::kUnshiftedMin, Snk::kUnshiftedMax], where no exp overflowed and none that underflowed
-// matters (see the sinks). Otherwise lane_blocks() redoes the blocks.
 // Where the rows are summed unshifted first. Not for one-register rows of exp sinks on AVX-512
 // (softmax, Gumbel-softmax, the flow step at K = 4): in cache that gained 1.15x, 1.03x, 1.07x, but
-// out of cache softmax fell from 5.3 to 3.7-3.9 elements/ns (flow step 0.93x). That loss is the
-// data-dependent branch on the bounds: without it, 4.6-4.9 (branch-free forms,
+// out of cache softmax fell from 5.3 to 3.9 elements/ns (flow step 0.93x). That loss is the
+// data-dependent branch on the bounds: without it, 4.4-4.9 (branch-free forms,
 // docs/benchmarks.md); every other case measured faster either way.
 template <class V, class Snk>
 constexpr bool lane_unshifted(int c) {
   return !(V::W == 16 && c == 1 && Snk::needs_exp);
 }
 
+// Source, exp and packed sums of U blocks. Where lane_unshifted(), without the row maxima: every
+// row is summed unshifted (m = 0, e = exp(z)), and t.ok says whether all rows' sums lie in the
+// sink's bounds [Snk::kUnshiftedMin, Snk::kUnshiftedMax], where no exp overflowed and none that
+// underflowed matters (see the sinks); otherwise lane_blocks() redoes the blocks. Elsewhere each
+// row is shifted by its maximum and t.ok is always true.
 template <class V, int C, int U, class Src, class Snk>
 requires(U == 1 || U == 2 || U % 4 == 0) GSFLOW_SIMD_INLINE
     void lane_sums(const Src& src, const LaneBlock* b, LaneSums<V, C, U>& t) {
