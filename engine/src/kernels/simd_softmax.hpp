@@ -253,6 +253,7 @@ requires(U == 1 || U == 2 || U % 4 == 0) GSFLOW_SIMD_INLINE
     for (int u = 0; u < U; ++u)
       for (int j = 0; j < C; ++j) t.e[u][j] = t.d[u][j] = V::sub(t.d[u][j], t.m[u]);
     lane_exp_sums<V, C, U>(t);
+    t.in_bounds = ~std::uint64_t{0};
     t.ok = true;
     return;
   }
