@@ -5,46 +5,28 @@
 // rate (double-pumped: AVX2 can match AVX-512). docs/benchmarks.md records the result for the
 // development machine. Compiled with the AVX-512 flags; skipped on CPUs without AVX-512.
 #include <benchmark/benchmark.h>
-#include <immintrin.h>
 
 #include "gsflow/engine/kernels.hpp"
+#include "kernels/simd_avx2.hpp"
+#include "kernels/simd_avx512.hpp"
 
 namespace {
 
 enum class Op { fma, max, permute };
 
-template <int kBits>
-struct Width;
+// One instruction through the engine's own register traits (the kernels' instructions).
+template <class W, Op op>
+[[gnu::always_inline]] inline typename W::F apply(typename W::F a, typename W::F b,
+                                                  typename W::F c) {
+  if constexpr (op == Op::fma) return W::fmadd(a, b, c);
+  if constexpr (op == Op::max) return W::max(a, c);
+  if constexpr (op == Op::permute) return W::template broadcast_lane<1>(a);  // vpermilps
+}
 
-template <>
-struct Width<256> {
-  using F = __m256;
-  static __m256 set1(float v) { return _mm256_set1_ps(v); }
-  template <Op op>
-  [[gnu::always_inline]] static __m256 apply(__m256 a, __m256 b, __m256 c) {
-    if constexpr (op == Op::fma) return _mm256_fmadd_ps(a, b, c);
-    if constexpr (op == Op::max) return _mm256_max_ps(a, c);
-    if constexpr (op == Op::permute) return _mm256_permute_ps(a, 0xb1);
-  }
-};
-
-template <>
-struct Width<512> {
-  using F = __m512;
-  static __m512 set1(float v) { return _mm512_set1_ps(v); }
-  template <Op op>
-  [[gnu::always_inline]] static __m512 apply(__m512 a, __m512 b, __m512 c) {
-    if constexpr (op == Op::fma) return _mm512_fmadd_ps(a, b, c);
-    if constexpr (op == Op::max) return _mm512_max_ps(a, c);
-    if constexpr (op == Op::permute) return _mm512_permute_ps(a, 0xb1);
-  }
-};
-
-template <int kBits, Op op>
+template <class W, Op op>
 void bm_issue(benchmark::State& state) {
   if (!gsflow::engine::isa_supported(gsflow::engine::Isa::avx512))
     return state.SkipWithError("AVX-512 not supported on this CPU");
-  using W = Width<kBits>;
   using F = typename W::F;
   // Twelve named registers (an array would be stored to memory every iteration).
   F a0 = W::set1(0.50f), a1 = W::set1(0.51f), a2 = W::set1(0.52f), a3 = W::set1(0.53f);
@@ -54,18 +36,18 @@ void bm_issue(benchmark::State& state) {
   constexpr int kRepeat = 64;
   for (auto _ : state) {
     for (int r = 0; r < kRepeat; ++r) {
-      a0 = W::template apply<op>(a0, b, c);
-      a1 = W::template apply<op>(a1, b, c);
-      a2 = W::template apply<op>(a2, b, c);
-      a3 = W::template apply<op>(a3, b, c);
-      a4 = W::template apply<op>(a4, b, c);
-      a5 = W::template apply<op>(a5, b, c);
-      a6 = W::template apply<op>(a6, b, c);
-      a7 = W::template apply<op>(a7, b, c);
-      a8 = W::template apply<op>(a8, b, c);
-      a9 = W::template apply<op>(a9, b, c);
-      a10 = W::template apply<op>(a10, b, c);
-      a11 = W::template apply<op>(a11, b, c);
+      a0 = apply<W, op>(a0, b, c);
+      a1 = apply<W, op>(a1, b, c);
+      a2 = apply<W, op>(a2, b, c);
+      a3 = apply<W, op>(a3, b, c);
+      a4 = apply<W, op>(a4, b, c);
+      a5 = apply<W, op>(a5, b, c);
+      a6 = apply<W, op>(a6, b, c);
+      a7 = apply<W, op>(a7, b, c);
+      a8 = apply<W, op>(a8, b, c);
+      a9 = apply<W, op>(a9, b, c);
+      a10 = apply<W, op>(a10, b, c);
+      a11 = apply<W, op>(a11, b, c);
       // Keeps every chain live and in its register without emitting an instruction.
       asm volatile(""
                    : "+v"(a0), "+v"(a1), "+v"(a2), "+v"(a3), "+v"(a4), "+v"(a5), "+v"(a6), "+v"(a7),
@@ -75,11 +57,11 @@ void bm_issue(benchmark::State& state) {
   state.SetItemsProcessed(static_cast<int64_t>(state.iterations()) * kRepeat * 12);
 }
 
-BENCHMARK(bm_issue<256, Op::fma>)->Name("issue_rate/vfmadd_ps/256");
-BENCHMARK(bm_issue<512, Op::fma>)->Name("issue_rate/vfmadd_ps/512");
-BENCHMARK(bm_issue<256, Op::max>)->Name("issue_rate/vmaxps/256");
-BENCHMARK(bm_issue<512, Op::max>)->Name("issue_rate/vmaxps/512");
-BENCHMARK(bm_issue<256, Op::permute>)->Name("issue_rate/vpermilps/256");
-BENCHMARK(bm_issue<512, Op::permute>)->Name("issue_rate/vpermilps/512");
+BENCHMARK(bm_issue<Avx2, Op::fma>)->Name("issue_rate/vfmadd_ps/256");
+BENCHMARK(bm_issue<Avx512, Op::fma>)->Name("issue_rate/vfmadd_ps/512");
+BENCHMARK(bm_issue<Avx2, Op::max>)->Name("issue_rate/vmaxps/256");
+BENCHMARK(bm_issue<Avx512, Op::max>)->Name("issue_rate/vmaxps/512");
+BENCHMARK(bm_issue<Avx2, Op::permute>)->Name("issue_rate/vpermilps/256");
+BENCHMARK(bm_issue<Avx512, Op::permute>)->Name("issue_rate/vpermilps/512");
 
 }  // namespace
