@@ -331,13 +331,16 @@ GSFLOW_SIMD_INLINE void lane_blocks(const Src& src, const LaneBlock* b) {
 // 12 registers in flight, log-softmax (z - m and its exp both live until the outputs) 8; logsumexp
 // at K = 20 on AVX-512 with 2 blocks instead of 1: 1.22x, log-softmax 0.92x. Gumbel-softmax on
 // AVX-512: 0.70 -> 1.05 elements/ns at K = 4 (U = 8), 0.79 -> 1.20 at K = 20 (U = 2); 16 registers
-// spill. Plain sources at K = 4 also take 8 blocks (AVX-512 against 4: log-softmax 1.06x,
-// logsumexp 1.04x, softmax 1.00x; 16 spill, log-softmax 0.6x). AVX2 (16 registers): two blocks of
-// plain sources up to K = 32; at K = 4 four for softmax and eight where the factor is a log
-// (log-softmax 1.14x, logsumexp 1.17x against four; softmax 0.90x with eight).
+// spill. Plain sources at K = 4 take 4 blocks on AVX-512. Against 8 (scripts/kernel-ab): out of
+// cache softmax 1.27-1.31x and log-softmax 1.18-1.20x, in cache 1.00x and 1.11x, logsumexp equal;
+// eight spilled (softmax: 109 stack accesses of zmm registers, now 5), which costs little in cache
+// but much out of cache, and had measured 1.00-1.06x in cache only. Two: 0.7-0.9x. AVX2 (16
+// registers): two blocks of plain sources up to K = 32; at K = 4 four for softmax and eight where
+// the factor is a log (log-softmax 1.14x, logsumexp 1.17x against four; softmax 0.90x with eight).
 template <class V>
 constexpr int lane_unroll(bool expensive, bool sink_needs_exp, bool per_element, int c) {
-  if (V::W == 8 && !expensive) return c == 1 ? (sink_needs_exp ? 4 : 8) : c <= 8 ? 2 : 1;
+  if (!expensive && c == 1) return V::W == 8 && !sink_needs_exp ? 8 : 4;
+  if (V::W == 8 && !expensive) return c <= 8 ? 2 : 1;
   const int budget = expensive || sink_needs_exp || !per_element ? 12 : 8;
   for (int u = 8; u > 1; u /= 2)
     if (u * c <= budget) return u;
