@@ -396,10 +396,12 @@ void lanes(const RowArgs& a, const Src& src) {
       // Two named slots (not an array indexed at run time, which would live in memory).
       LaneBlock b0[U], b1[U];
       LaneSums<V, C, U> t0, t1;
-      // GCC decides by size whether to inline the three calls of sums below. Forced where a block
-      // is one register (K = 4; AVX-512 flow step 1.21x, Gumbel-softmax 1.07x,
-      // docs/benchmarks.md); forced for wider blocks it spills (softmax K = 20: 0.81x), so there
-      // GCC keeps deciding.
+      // The three calls of sums below are inlined for one-register blocks (K = 4; AVX-512 flow
+      // step 1.21x, Gumbel-softmax 1.07x, docs/benchmarks.md) and for plain sources. Left to GCC,
+      // it called softmax's sums out of line at K = 12, 20 and 24 on AVX-512, writing t to memory
+      // and reading it back: forced, 1.37x, 1.22x, 1.10x in cache and 1.17x, 1.10x, 1.02x out of
+      // cache (scripts/kernel-ab; before the unshifted sums it spilled instead, K = 20 0.81x).
+      // For the expensive sources GCC keeps deciding.
       auto sums_body = [&](LaneBlock* b, LaneSums<V, C, U>& t) GSFLOW_SIMD_LAMBDA_INLINE {
         for (int u = 0; u < U; ++u) b[u] = block(r0 + u * G);
         lane_sums<V, C, U, Src, Snk>(src, b, t);
@@ -407,7 +409,7 @@ void lanes(const RowArgs& a, const Src& src) {
       };
       auto sums_call = [&](LaneBlock* b, LaneSums<V, C, U>& t) { sums_body(b, t); };
       auto sums = [&](LaneBlock* b, LaneSums<V, C, U>& t) GSFLOW_SIMD_LAMBDA_INLINE {
-        if constexpr (C == 1)
+        if constexpr (C == 1 || !Src::expensive)
           sums_body(b, t);
         else
           sums_call(b, t);
