@@ -53,6 +53,44 @@ double median_seconds(const std::function<void()>& fn, double min_seconds) {
   return median(std::move(times));
 }
 
+// Elements per ns of fn and its ratio to baseline's, from calls of the two alternating (each goes
+// first in turn) after one warm-up call each, over at least 5 pairs and min_seconds: the median of
+// fn's rates and the median of the per-pair ratios. The host's speed drifts by tens of percent
+// within a minute, and a pair of adjacent calls sees the same state, so the ratio does not depend
+// on when each was measured.
+struct PairedRate {
+  double rate, ratio;
+};
+PairedRate paired_rate(const std::function<void()>& fn, const std::function<void()>& baseline,
+                       std::size_t n, double min_seconds) {
+  auto timed = [&](const std::function<void()>& f) {
+    const auto t0 = std::chrono::steady_clock::now();
+    f();
+    const std::chrono::duration<double, std::nano> dt = std::chrono::steady_clock::now() - t0;
+    return static_cast<double>(n) / dt.count();
+  };
+  fn();
+  baseline();
+  std::vector<double> rates, ratios;
+  const auto start = std::chrono::steady_clock::now();
+  while (rates.size() < 5 ||
+         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() <
+             min_seconds) {
+    double r, b;
+    if (rates.size() % 2 == 0) {
+      r = timed(fn);
+      b = timed(baseline);
+    } else {
+      b = timed(baseline);
+      r = timed(fn);
+    }
+    rates.push_back(r);
+    ratios.push_back(r / b);
+    if (rates.size() >= 1000) break;
+  }
+  return {median(std::move(rates)), median(std::move(ratios))};
+}
+
 struct Result {
   std::string op;
   std::size_t k, n;
@@ -118,8 +156,10 @@ void run(const BenchOptions& opt) {
     auto rate = [&](const std::function<void()>& fn) {
       return n / (median_seconds(fn, min_s) * 1e9);
     };
-    const double memcpy_rate =
-        rate([&] { std::memcpy(b.y.data(), b.x.data(), n * sizeof(float)); });
+    const std::function<void()> copy = [&] {
+      std::memcpy(b.y.data(), b.x.data(), n * sizeof(float));
+    };
+    const double memcpy_rate = rate(copy);
     add({"memcpy", k, n, 1, "-", "memcpy", memcpy_rate, 1.0, std::nullopt});
     auto baseline = [&](const char* op, const char* name, const std::function<void()>& fn) {
       const double r = rate(fn);
@@ -147,10 +187,12 @@ void run(const BenchOptions& opt) {
         continue;
       for (WideAlgorithm w : walgos) {
         const Kernels kern(KernelOptions{.isa = isa, .threads = opt.threads, .wide = w});
+        // vs_memcpy pairs each call with a memcpy (paired_rate); LibTorch, up to 100x slower, is
+        // timed once per case.
         auto ours = [&](KernelOp op, const std::function<void()>& fn, std::optional<double> torch) {
-          const double r = rate(fn);
+          const auto [r, vs_memcpy] = paired_rate(fn, copy, n, min_s);
           add({engine::op_name(op), k, n, opt.threads, engine::isa_name(isa),
-               kern.kernel_name(op, k), r, r / memcpy_rate,
+               kern.kernel_name(op, k), r, vs_memcpy,
                torch ? std::optional<double>(r / *torch) : std::nullopt});
         };
         ours(
