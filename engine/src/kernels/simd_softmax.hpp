@@ -225,14 +225,14 @@ GSFLOW_SIMD_INLINE void lane_exp_sums(LaneSums<V, C, U>& t) {
   }
 }
 
-// Where the rows are summed unshifted first. Not for one-register rows of exp sinks on AVX-512
-// (softmax, Gumbel-softmax, the flow step at K = 4): in cache that gained 1.15x, 1.03x, 1.07x, but
-// out of cache softmax fell from 5.3 to 3.9 elements/ns (flow step 0.93x). That loss is the
-// data-dependent branch on the bounds: without it, 4.4-4.9 (branch-free forms,
-// docs/benchmarks.md); every other case measured faster either way.
-template <class V, class Snk>
+// Where the rows are summed unshifted first. Not for Gumbel-softmax and the flow step at K = 4 on
+// AVX-512: unshifted, the flow step measured 1.09x in cache but 0.83x out of cache, Gumbel-softmax
+// 1.01x (scripts/kernel-ab). Softmax there had lost out of cache too (5.3 -> 3.9 elements/ns) while
+// it took 8 blocks per group and spilled; with 4 it gains 1.13-1.15x in cache and 1.05-1.08x out
+// of cache. Every other case measured faster either way.
+template <class V, class Src, class Snk>
 constexpr bool lane_unshifted(int c) {
-  return !(V::W == 16 && c == 1 && Snk::needs_exp);
+  return !(V::W == 16 && c == 1 && Snk::needs_exp && Src::expensive);
 }
 
 // Source, exp and packed sums of U blocks. Where lane_unshifted(), without the row maxima: every
@@ -244,7 +244,7 @@ template <class V, int C, int U, class Src, class Snk>
 requires(U == 1 || U == 2 || U % 4 == 0) GSFLOW_SIMD_INLINE
     void lane_sums(const Src& src, const LaneBlock* b, LaneSums<V, C, U>& t) {
   src.template lanes<C, U>(b, &t.d[0][0]);
-  if constexpr (!lane_unshifted<V, Snk>(C)) {
+  if constexpr (!lane_unshifted<V, Src, Snk>(C)) {
     for (int u = 0; u < U; ++u) {
       t.m[u] = t.d[u][0];
       for (int j = 1; j < C; ++j) t.m[u] = V::max(t.m[u], t.d[u][j]);
