@@ -332,11 +332,12 @@ GSFLOW_SIMD_INLINE void lane_blocks(const Src& src, const LaneBlock* b) {
 // at K = 20 on AVX-512 with 2 blocks instead of 1: 1.22x, log-softmax 0.92x. Gumbel-softmax on
 // AVX-512: 0.70 -> 1.05 elements/ns at K = 4 (U = 8), 0.79 -> 1.20 at K = 20 (U = 2); 16 registers
 // spill. Plain sources at K = 4 take 4 blocks on AVX-512. Against 8 (scripts/kernel-ab): out of
-// cache softmax 1.27-1.31x and log-softmax 1.18-1.20x, in cache 1.00x and 1.11x, logsumexp equal;
-// eight spilled (softmax: 109 stack accesses of zmm registers, now 5), which costs little in cache
-// but much out of cache, and had measured 1.00-1.06x in cache only. Two: 0.7-0.9x. AVX2 (16
-// registers): two blocks of plain sources up to K = 32; at K = 4 four for softmax and eight where
-// the factor is a log (log-softmax 1.14x, logsumexp 1.17x against four; softmax 0.90x with eight).
+// cache softmax 1.09-1.31x and log-softmax 1.08-1.20x, in cache 0.92-1.00x and 1.05-1.11x,
+// logsumexp equal; eight spilled (softmax: 109 stack accesses of zmm registers, now 5), which costs
+// little in cache but much out of cache, and had measured 1.00-1.06x in cache only. Two:
+// 0.7-0.9x. AVX2 (16 registers): two blocks of plain sources up to K = 32; at K = 4 four for
+// softmax and eight where the factor is a log (log-softmax 1.14x, logsumexp 1.17x against four;
+// softmax 0.90x with eight; four again in 2026-12-05's paired series: 0.94-0.95x).
 template <class V>
 constexpr int lane_unroll(bool expensive, bool sink_needs_exp, bool per_element, int c) {
   if (!expensive && c == 1) return V::W == 8 && !sink_needs_exp ? 8 : 4;
