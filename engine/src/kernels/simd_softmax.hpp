@@ -337,7 +337,7 @@ GSFLOW_SIMD_INLINE void lane_blocks(const Src& src, const LaneBlock* b) {
 // little in cache but much out of cache, and had measured 1.00-1.06x in cache only. Two:
 // 0.7-0.9x. AVX2 (16 registers): two blocks of plain sources up to K = 32; at K = 4 four for
 // softmax and eight where the factor is a log (log-softmax 1.14x, logsumexp 1.17x against four;
-// softmax 0.90x with eight; four again in 2026-12-05's paired series: 0.94-0.95x).
+// softmax 0.90x with eight; four again in 2026-12-05's paired series: 0.94-0.95x in cache).
 template <class V>
 constexpr int lane_unroll(bool expensive, bool sink_needs_exp, bool per_element, int c) {
   if (!expensive && c == 1) return V::W == 8 && !sink_needs_exp ? 8 : 4;
