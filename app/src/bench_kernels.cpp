@@ -37,57 +37,56 @@ struct BenchOptions {
   double min_seconds = 0.25;  // per measurement
 };
 
-// Median seconds per call of fn, after one warm-up call, over at least 5 calls and min_seconds.
+double seconds_of(const std::function<void()>& fn) {
+  const auto t0 = std::chrono::steady_clock::now();
+  fn();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// Calls step(i) for i = 0, 1, ... at least 5 times and for at least min_seconds, at most 1000
+// times.
+void repeat_for(double min_seconds, const std::function<void(std::size_t)>& step) {
+  const auto start = std::chrono::steady_clock::now();
+  for (std::size_t i = 0; i < 1000; ++i) {
+    if (i >= 5 && std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() >=
+                      min_seconds)
+      break;
+    step(i);
+  }
+}
+
+// Median seconds per call of fn, after one warm-up call.
 double median_seconds(const std::function<void()>& fn, double min_seconds) {
   fn();
   std::vector<double> times;
-  const auto start = std::chrono::steady_clock::now();
-  while (times.size() < 5 ||
-         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() <
-             min_seconds) {
-    const auto t0 = std::chrono::steady_clock::now();
-    fn();
-    times.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-    if (times.size() >= 1000) break;
-  }
+  repeat_for(min_seconds, [&](std::size_t) { times.push_back(seconds_of(fn)); });
   return median(std::move(times));
 }
 
 // Elements per ns of fn and its ratio to baseline's, from calls of the two alternating (each goes
-// first in turn) after one warm-up call each, over at least 5 pairs and min_seconds: the median of
-// fn's rates and the median of the per-pair ratios. The host's speed drifts by tens of percent
-// within a minute, and a pair of adjacent calls sees the same state, so the ratio does not depend
-// on when each was measured.
+// first in turn) after one warm-up call each: the median of fn's rates and the median of the
+// per-pair ratios. The host's speed drifts by tens of percent within a minute, and a pair of
+// adjacent calls sees the same state, so the ratio does not depend on when each was measured.
 struct PairedRate {
   double rate, ratio;
 };
 PairedRate paired_rate(const std::function<void()>& fn, const std::function<void()>& baseline,
                        std::size_t n, double min_seconds) {
-  auto timed = [&](const std::function<void()>& f) {
-    const auto t0 = std::chrono::steady_clock::now();
-    f();
-    const std::chrono::duration<double, std::nano> dt = std::chrono::steady_clock::now() - t0;
-    return static_cast<double>(n) / dt.count();
-  };
   fn();
   baseline();
   std::vector<double> rates, ratios;
-  const auto start = std::chrono::steady_clock::now();
-  while (rates.size() < 5 ||
-         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() <
-             min_seconds) {
-    double r, b;
-    if (rates.size() % 2 == 0) {
-      r = timed(fn);
-      b = timed(baseline);
+  repeat_for(min_seconds, [&](std::size_t i) {
+    double fn_s, base_s;
+    if (i % 2 == 0) {
+      fn_s = seconds_of(fn);
+      base_s = seconds_of(baseline);
     } else {
-      b = timed(baseline);
-      r = timed(fn);
+      base_s = seconds_of(baseline);
+      fn_s = seconds_of(fn);
     }
-    rates.push_back(r);
-    ratios.push_back(r / b);
-    if (rates.size() >= 1000) break;
-  }
+    rates.push_back(static_cast<double>(n) / (fn_s * 1e9));
+    ratios.push_back(base_s / fn_s);
+  });
   return {median(std::move(rates)), median(std::move(ratios))};
 }
 

@@ -8,7 +8,6 @@
 // median elements/ns of each build and the median and quartiles of the per-round ratios.
 #include <dlfcn.h>
 
-#include <algorithm>
 #include <chrono>
 #include <cstddef>
 #include <cstdio>
@@ -17,7 +16,11 @@
 #include <string>
 #include <vector>
 
+#include "statistics.hpp"  // app/src
+
 namespace {
+
+using gsflow::app::quantile;
 
 using CallFn = void (*)(int, std::size_t, std::size_t, const float*, const float*, float*, bool);
 
@@ -64,11 +67,6 @@ CallFn load(const char* path) {
   auto fn = reinterpret_cast<CallFn>(dlsym(h, "gsflow_ab_call"));
   if (!fn) usage(std::string(path) + ": no gsflow_ab_call");
   return fn;
-}
-
-double quantile(std::vector<double> v, double q) {
-  std::sort(v.begin(), v.end());
-  return v[static_cast<std::size_t>(q * static_cast<double>(v.size() - 1) + 0.5)];
 }
 
 // 64-byte aligned plus 16 bytes, as a std::vector's large buffers are (malloc's header).
