@@ -453,7 +453,8 @@ TEST_P(KernelPath, InPlaceMatchesOracle) {
   chk.summary("in place");
 }
 
-// ---- Many rows: several-rows-per-register layouts with a remainder ----
+// ---- Many rows: several-rows-per-register layouts with a remainder, dense (the SIMD paths have
+// a K = 4 loop of their own for it) and strided ----
 
 TEST_P(KernelPath, ManyRowsMatchOracle) {
   const Kernels kern = make();
@@ -461,16 +462,17 @@ TEST_P(KernelPath, ManyRowsMatchOracle) {
   Checker chk;
   for (Op op : kAllOps)
     for (std::size_t k : {1, 2, 3, 4, 5, 8, 16, 20})
-      for (std::size_t rows : {63, 65, 1001}) {
-        Params a;
-        Batch x(rows, k, k), p(rows, k, k);
-        fill_inputs(rng, op, x, p);
-        Batch y = make_op_output(op, rows, k, k);
-        run_op(kern, op, x.in(), p.in(), y.out(), a);
-        chk.check(matches_oracle(op, x, p, y, a),
-                  where(std::string(op_label(op)) + " rows=" + std::to_string(rows) +
-                        " k=" + std::to_string(k)));
-      }
+      for (std::size_t rows : {63, 65, 1001})
+        for (std::size_t pad : {0, 3}) {
+          Params a;
+          Batch x(rows, k, k + pad), p(rows, k, k + pad / 2);
+          fill_inputs(rng, op, x, p);
+          Batch y = make_op_output(op, rows, k, k + pad / 3);
+          run_op(kern, op, x.in(), p.in(), y.out(), a);
+          chk.check(matches_oracle(op, x, p, y, a),
+                    where(std::string(op_label(op)) + " rows=" + std::to_string(rows) +
+                          " k=" + std::to_string(k) + " pad=" + std::to_string(pad)));
+        }
   chk.summary("many rows");
 }
 
