@@ -63,31 +63,34 @@ double median_seconds(const std::function<void()>& fn, double min_seconds) {
   return median(std::move(times));
 }
 
-// Elements per ns of fn and its ratio to baseline's, from calls of the two alternating (each goes
-// first in turn) after one warm-up call each: the median of fn's rates and the median of the
-// per-pair ratios. The host's speed drifts by tens of percent within a minute, and a pair of
-// adjacent calls sees the same state, so the ratio does not depend on when each was measured.
+// Elements per ns of fn and its speed relative to each baseline, from rounds that call fn and every
+// baseline once, fn first in even rounds and last in odd ones, after one warm-up call each: the
+// median of fn's rates and, per baseline, the median of the per-round ratios. The host's speed
+// drifts by tens of percent within a minute, and adjacent calls see the same state, so a ratio
+// does not depend on when each side was measured.
 struct PairedRate {
-  double rate, ratio;
+  double rate;
+  std::vector<double> ratios;  // baseline seconds / fn seconds, one per baseline
 };
-PairedRate paired_rate(const std::function<void()>& fn, const std::function<void()>& baseline,
-                       std::size_t n, double min_seconds) {
+PairedRate paired_rate(const std::function<void()>& fn,
+                       const std::vector<std::function<void()>>& baselines, std::size_t n,
+                       double min_seconds) {
   fn();
-  baseline();
-  std::vector<double> rates, ratios;
+  for (const auto& b : baselines) b();
+  std::vector<double> rates;
+  std::vector<std::vector<double>> ratios(baselines.size());
   repeat_for(min_seconds, [&](std::size_t i) {
-    double fn_s, base_s;
-    if (i % 2 == 0) {
-      fn_s = seconds_of(fn);
-      base_s = seconds_of(baseline);
-    } else {
-      base_s = seconds_of(baseline);
-      fn_s = seconds_of(fn);
-    }
+    double fn_s = 0;
+    if (i % 2 == 0) fn_s = seconds_of(fn);
+    std::vector<double> base_s;
+    for (const auto& b : baselines) base_s.push_back(seconds_of(b));
+    if (i % 2 == 1) fn_s = seconds_of(fn);
     rates.push_back(static_cast<double>(n) / (fn_s * 1e9));
-    ratios.push_back(base_s / fn_s);
+    for (std::size_t j = 0; j < baselines.size(); ++j) ratios[j].push_back(base_s[j] / fn_s);
   });
-  return {median(std::move(rates)), median(std::move(ratios))};
+  PairedRate out{median(std::move(rates)), {}};
+  for (auto& r : ratios) out.ratios.push_back(median(std::move(r)));
+  return out;
 }
 
 struct Result {
@@ -98,6 +101,7 @@ struct Result {
   std::string kernel;
   double elem_per_ns;
   std::optional<double> vs_memcpy, vs_libtorch;
+  std::optional<double> vs_avx512;  // AVX2 rows: speed relative to the AVX-512 path, paired
 };
 
 struct Buffers {
@@ -137,10 +141,13 @@ void run(const BenchOptions& opt) {
 
   auto add = [&](Result r) {
     if (!opt.json)
-      std::cerr << fmt::format(
-          "  {:<15} k={:<6} n={:<8} {:<7} {:>7.3f} elem/ns{}{}\n", r.op, r.k, r.n, r.isa,
-          r.elem_per_ns, r.vs_memcpy ? fmt::format("  {:5.2f}x memcpy", *r.vs_memcpy) : "",
-          r.vs_libtorch ? fmt::format("  {:6.2f}x libtorch", *r.vs_libtorch) : "");
+      std::cerr << fmt::format("  {:<15} k={:<6} n={:<8} {:<7} {:>7.3f} elem/ns{}{}{}\n", r.op, r.k,
+                               r.n, r.isa, r.elem_per_ns,
+                               r.vs_memcpy ? fmt::format("  {:5.2f}x memcpy", *r.vs_memcpy) : "",
+                               r.vs_libtorch ? fmt::format("  {:6.2f}x libtorch", *r.vs_libtorch)
+                               : r.vs_avx512 ? std::string(18, ' ')
+                                             : "",
+                               r.vs_avx512 ? fmt::format("  {:4.2f}x avx512", *r.vs_avx512) : "");
     results.push_back(std::move(r));
   };
 
@@ -159,10 +166,10 @@ void run(const BenchOptions& opt) {
       std::memcpy(b.y.data(), b.x.data(), n * sizeof(float));
     };
     const double memcpy_rate = rate(copy);
-    add({"memcpy", k, n, 1, "-", "memcpy", memcpy_rate, 1.0, std::nullopt});
+    add({"memcpy", k, n, 1, "-", "memcpy", memcpy_rate, 1.0, std::nullopt, std::nullopt});
     auto baseline = [&](const char* op, const char* name, const std::function<void()>& fn) {
       const double r = rate(fn);
-      add({op, k, n, opt.threads, "libtorch", name, r, r / memcpy_rate, 1.0});
+      add({op, k, n, opt.threads, "libtorch", name, r, r / memcpy_rate, 1.0, std::nullopt});
       return r;
     };
     const double torch_softmax = baseline("softmax", "at::_softmax_out", [&] {
@@ -178,32 +185,42 @@ void run(const BenchOptions& opt) {
     }
     const auto walgos = large_k ? std::vector{WideAlgorithm::two_pass, WideAlgorithm::three_pass}
                                 : std::vector{WideAlgorithm::automatic};
-    for (Isa isa : isas_here()) {
-      // The double reference is ~50x slower: timed on the in-cache size only, unless it is the
-      // only path (--consistent).
-      const bool ref_only = global_options().consistent;
-      if (isa == Isa::reference && !ref_only && (large_k || n_target > (std::size_t{1} << 15)))
-        continue;
-      for (WideAlgorithm w : walgos) {
+    const bool have_avx512 = engine::isa_supported(Isa::avx512) && !global_options().consistent;
+    for (WideAlgorithm w : walgos) {
+      std::optional<Kernels> avx512;
+      if (have_avx512)
+        avx512.emplace(KernelOptions{.isa = Isa::avx512, .threads = opt.threads, .wide = w});
+      for (Isa isa : isas_here()) {
+        // The double reference is ~50x slower: timed on the in-cache size only, unless it is the
+        // only path (--consistent).
+        const bool ref_only = global_options().consistent;
+        if (isa == Isa::reference && !ref_only && (large_k || n_target > (std::size_t{1} << 15)))
+          continue;
         const Kernels kern(KernelOptions{.isa = isa, .threads = opt.threads, .wide = w});
-        // vs_memcpy pairs each call with a memcpy (paired_rate); LibTorch, up to 100x slower, is
-        // timed once per case.
-        auto ours = [&](KernelOp op, const std::function<void()>& fn, std::optional<double> torch) {
-          const auto [r, vs_memcpy] = paired_rate(fn, copy, n, min_s);
+        // Each call is paired with a memcpy (vs_memcpy) and, on the AVX2 path, with the same call
+        // on the AVX-512 path (vs_avx512); LibTorch, up to 100x slower, is timed once per case.
+        const bool vs_avx512 = have_avx512 && isa == Isa::avx2;
+        auto ours = [&](KernelOp op, const std::function<void(const Kernels&)>& call,
+                        std::optional<double> torch) {
+          std::vector<std::function<void()>> baselines{copy};
+          if (vs_avx512) baselines.push_back([&] { call(*avx512); });
+          const auto [r, ratios] = paired_rate([&] { call(kern); }, baselines, n, min_s);
           add({engine::op_name(op), k, n, opt.threads, engine::isa_name(isa),
-               kern.kernel_name(op, k), r, vs_memcpy,
-               torch ? std::optional<double>(r / *torch) : std::nullopt});
+               kern.kernel_name(op, k), r, ratios[0],
+               torch ? std::optional<double>(r / *torch) : std::nullopt,
+               vs_avx512 ? std::optional<double>(ratios[1]) : std::nullopt});
         };
         ours(
-            KernelOp::softmax, [&] { kern.softmax(x, y); }, torch_softmax);
+            KernelOp::softmax, [&](const Kernels& kn) { kn.softmax(x, y); }, torch_softmax);
         if (large_k) continue;
         ours(
-            KernelOp::log_softmax, [&] { kern.log_softmax(x, y); }, torch_log);
+            KernelOp::log_softmax, [&](const Kernels& kn) { kn.log_softmax(x, y); }, torch_log);
         ours(
-            KernelOp::gumbel_softmax, [&] { kern.gumbel_softmax(x, y, 1.0f, {.seed = 1}); },
-            torch_gumbel);
+            KernelOp::gumbel_softmax,
+            [&](const Kernels& kn) { kn.gumbel_softmax(x, y, 1.0f, {.seed = 1}); }, torch_gumbel);
         ours(
-            KernelOp::flow_step, [&] { kern.flow_step(p, x, y, 0.05f); }, std::nullopt);
+            KernelOp::flow_step, [&](const Kernels& kn) { kn.flow_step(p, x, y, 0.05f); },
+            std::nullopt);
       }
     }
   };
@@ -227,6 +244,7 @@ void run(const BenchOptions& opt) {
                        {"elem_per_ns", r.elem_per_ns}};
       j["vs_memcpy"] = r.vs_memcpy ? nlohmann::json(*r.vs_memcpy) : nlohmann::json(nullptr);
       j["vs_libtorch"] = r.vs_libtorch ? nlohmann::json(*r.vs_libtorch) : nlohmann::json(nullptr);
+      if (r.vs_avx512) j["vs_avx512"] = *r.vs_avx512;
       arr.push_back(std::move(j));
     }
     std::cout << out.dump(1) << "\n";
