@@ -185,15 +185,15 @@ void run(const BenchOptions& opt) {
     }
     const auto walgos = large_k ? std::vector{WideAlgorithm::two_pass, WideAlgorithm::three_pass}
                                 : std::vector{WideAlgorithm::automatic};
-    const bool have_avx512 = engine::isa_supported(Isa::avx512) && !global_options().consistent;
+    // The double reference is ~50x slower: timed on the in-cache size only, unless it is the only
+    // path (--consistent).
+    const bool ref_only = global_options().consistent;
+    const bool have_avx512 = engine::isa_supported(Isa::avx512) && !ref_only;
     for (WideAlgorithm w : walgos) {
       std::optional<Kernels> avx512;
       if (have_avx512)
         avx512.emplace(KernelOptions{.isa = Isa::avx512, .threads = opt.threads, .wide = w});
       for (Isa isa : isas_here()) {
-        // The double reference is ~50x slower: timed on the in-cache size only, unless it is the
-        // only path (--consistent).
-        const bool ref_only = global_options().consistent;
         if (isa == Isa::reference && !ref_only && (large_k || n_target > (std::size_t{1} << 15)))
           continue;
         const Kernels kern(KernelOptions{.isa = isa, .threads = opt.threads, .wide = w});

@@ -357,13 +357,16 @@ constexpr bool lane_pipelined(int regs, bool log_factor) {
   return regs <= 12 && (V::W == 16 || log_factor);
 }
 
-// kDense (K = 4 and K = 20, the specialised widths): rows of x, p and y exactly K floats apart, the
-// usual contiguous batch. The strides are then constants, so block pointers take no multiplies
-// and, at K = 4, a block is one plain load or store without a run-time branch. Against run-time
-// strides (scripts/kernel-ab, two series each): K = 4 AVX-512 softmax 1.10-1.18x in cache and
-// 1.05x out of cache, log-softmax 1.02-1.04x and 1.04x; AVX2 log-softmax 1.08-1.15x and 1.10x,
-// softmax 1.02-1.04x and 1.07x. K = 20 AVX-512 softmax 1.09-1.13x and 1.06-1.11x, log-softmax
-// 0.99-1.01x and 1.05-1.07x; AVX2 1.03-1.09x. Each width costs 70-90 KB of code per path.
+// Widths with a dense instantiation of lanes(): K = 4 and K = 20, the DNA and protein alphabets.
+constexpr bool lane_dense_width(int c) { return c == 1 || c == 5; }
+
+// kDense (lane_dense_width): rows of x, p and y exactly K floats apart, the usual contiguous batch.
+// The strides are then constants, so block pointers take no multiplies and, at K = 4, a block is
+// one plain load or store without a run-time branch. Against run-time strides (scripts/kernel-ab,
+// two series each): K = 4 AVX-512 softmax 1.10-1.18x in cache and 1.05x out of cache,
+// log-softmax 1.02-1.04x and 1.04x; AVX2 log-softmax 1.08-1.15x and 1.10x, softmax 1.02-1.04x
+// and 1.07x. K = 20 AVX-512 softmax 1.09-1.13x and 1.06-1.11x, log-softmax 0.99-1.01x
+// and 1.05-1.07x; AVX2 1.03-1.09x. Each width costs 70-90 KB of code per path.
 template <class V, int C, class Src, class Snk, bool kDense = false>
 void lanes(const RowArgs& a, const Src& src) {
   constexpr int G = V::G;
@@ -594,7 +597,7 @@ void lanes_or_next(const RowArgs& a, const S& src) {
   if constexpr (C > kMaxLaneK / 4) {
     (void)a, (void)src;
   } else if (a.k == 4 * C) {
-    if constexpr (C == 1 || C == 5)
+    if constexpr (lane_dense_width(C))
       if (a.ldx == 4 * C && (!a.p || a.ldp == 4 * C) && (!K::per_element || a.ldy == 4 * C))
         return lanes<V, C, S, K, true>(a, src);
     lanes<V, C, S, K>(a, src);
