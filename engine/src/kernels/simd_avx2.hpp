@@ -111,6 +111,8 @@ struct Avx2 {
   [[gnu::always_inline]] static F broadcast_lane(F v) {
     return _mm256_permute_ps(v, _MM_SHUFFLE(u, u, u, u));
   }
+  // Lane i of the result = lane idx[i] of v, across the whole register.
+  [[gnu::always_inline]] static F permute(F v, I idx) { return _mm256_permutevar8x32_ps(v, idx); }
   [[gnu::always_inline]] static F max4(F v) {
     v = max(v, _mm256_permute_ps(v, _MM_SHUFFLE(2, 3, 0, 1)));
     return max(v, _mm256_permute_ps(v, _MM_SHUFFLE(1, 0, 3, 2)));

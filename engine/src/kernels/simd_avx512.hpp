@@ -105,6 +105,8 @@ struct Avx512 {
   [[gnu::always_inline]] static F broadcast_lane(F v) {
     return _mm512_permute_ps(v, _MM_SHUFFLE(u, u, u, u));
   }
+  // Lane i of the result = lane idx[i] of v, across the whole register.
+  [[gnu::always_inline]] static F permute(F v, I idx) { return _mm512_permutexvar_ps(idx, v); }
   // Reductions inside each group of 4 lanes, result broadcast to the group.
   [[gnu::always_inline]] static F max4(F v) {
     v = max(v, _mm512_permute_ps(v, _MM_SHUFFLE(2, 3, 0, 1)));

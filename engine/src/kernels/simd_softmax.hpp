@@ -11,6 +11,7 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cassert>
 #include <cstring>
@@ -299,6 +300,47 @@ GSFLOW_SIMD_INLINE void lane_outputs(const LaneBlock* b, const LaneSums<V, C, U>
   }
 }
 
+// Where the hot loop writes log-softmax outputs from x re-read as the rows lie in memory
+// (lane_outputs_reread): a plain source on a dense batch, summed unshifted, so each output is
+// x - log s.
+template <class V, class Src, class Snk, bool kDense>
+constexpr bool lane_reread(int c) {
+  return kDense && c > 1 && Snk::per_element && !Snk::needs_exp && !Src::expensive &&
+         lane_unshifted<V, Src, Snk>(c);
+}
+
+// Permute indices from a packed factor register to block u's rows as they lie in memory: lane i of
+// whole register r of the block (floats W r + i of its G rows of K = 4C) belongs to row
+// (W r + i) / K, whose factor is lane u % 4 of group row.
+template <class V, int C>
+constexpr auto kRowFactorIndex = [] {
+  std::array<std::array<std::array<std::uint32_t, V::W>, C>, 4> idx{};
+  for (int u = 0; u < 4; ++u)
+    for (int r = 0; r < C; ++r)
+      for (int i = 0; i < V::W; ++i)
+        idx[u][r][i] = static_cast<std::uint32_t>(4 * ((V::W * r + i) / (4 * C)) + u);
+  return idx;
+}();
+
+// lane_outputs for lane_reread(): each block's G rows are C whole registers in memory, read again
+// and written with one load, permute, subtract and store each, instead of keeping z = x in
+// registers until the outputs (two groups' worth, pipelined) and storing it 16 bytes at a time.
+// With m = 0 the outputs are the same bits as lane_outputs'. Log-softmax K = 20 against keeping z
+// (scripts/kernel-ab): AVX-512 1.20-1.34x in cache and 1.03-1.11x out of cache (1.20x and 1.06x
+// of it with one block per group as before, the rest from two), AVX2 1.04x and 1.02x. At K = 4,
+// where z is one plain load anyway, 0.87x in cache: hence c > 1 in lane_reread().
+template <class V, int C, int U, class Snk>
+GSFLOW_SIMD_INLINE void lane_outputs_reread(const LaneBlock* b, const LaneSums<V, C, U>& t) {
+  typename V::F factors[t.P];
+  for (int q = 0; q < t.P; ++q) factors[q] = Snk::factor(t.packed[q]);
+  for (int u = 0; u < U; ++u)
+    for (int r = 0; r < C; ++r) {
+      const auto idx = V::load_i(kRowFactorIndex<V, C>[u % 4][r].data());
+      const auto x = V::load(b[u].x + V::W * r);
+      V::store(b[u].y + V::W * r, Snk::element(x, x, V::permute(factors[u / 4], idx)));
+    }
+}
+
 // U blocks outside the hot loop: unshifted where every row allows it, otherwise again with each
 // out-of-bounds row (large or very negative logits, -inf rows, NaN) shifted by its maximum and the
 // others as before (m = 0: the same bits). Each row's result thus depends on its own values only,
@@ -329,15 +371,17 @@ GSFLOW_SIMD_INLINE void lane_blocks(const Src& src, const LaneBlock* b) {
 // enough registers not to spill (measured with gsflow-microbench over K = 4..64). Expensive
 // sources (Philox and two logs, or a log), softmax and logsumexp (one output per row) keep up to
 // 12 registers in flight, log-softmax (z - m and its exp both live until the outputs) 8; logsumexp
-// at K = 20 on AVX-512 with 2 blocks instead of 1: 1.22x, log-softmax 0.92x. Gumbel-softmax on
-// AVX-512: 0.70 -> 1.05 elements/ns at K = 4 (U = 8), 0.79 -> 1.20 at K = 20 (U = 2); 16 registers
-// spill. Plain sources at K = 4 take 4 blocks on AVX-512. Against 8 (scripts/kernel-ab): out of
-// cache softmax 1.09-1.31x and log-softmax 1.08-1.20x, in cache 0.92-1.00x and 1.05-1.11x,
-// logsumexp equal; eight spilled (softmax: 109 stack accesses of zmm registers, now 5), which costs
-// little in cache but much out of cache, and had measured 1.00-1.06x in cache only. Two:
-// 0.7-0.9x. AVX2 (16 registers): two blocks of plain sources up to K = 32; at K = 4 four for
-// softmax and eight where the factor is a log (log-softmax 1.14x, logsumexp 1.17x against four;
-// softmax 0.90x with eight; four again in 2026-12-05's paired series: 0.94-0.95x in cache).
+// at K = 20 on AVX-512 with 2 blocks instead of 1: 1.22x, log-softmax 0.92x. Log-softmax whose
+// outputs re-read x (lane_reread) keeps nothing live either and takes per_element = false here:
+// 12. Gumbel-softmax on AVX-512: 0.70 -> 1.05 elements/ns at K = 4 (U = 8), 0.79 -> 1.20 at
+// K = 20 (U = 2); 16 registers spill. Plain sources at K = 4 take 4 blocks on AVX-512. Against 8
+// (scripts/kernel-ab): out of cache softmax 1.09-1.31x and log-softmax 1.08-1.20x, in cache
+// 0.92-1.00x and 1.05-1.11x, logsumexp equal; eight spilled (softmax: 109 stack accesses of zmm
+// registers, now 5), which costs little in cache but much out of cache, and had measured
+// 1.00-1.06x in cache only. Two: 0.7-0.9x. AVX2 (16 registers): two blocks of plain sources up
+// to K = 32; at K = 4 four for softmax and eight where the factor is a log (log-softmax 1.14x,
+// logsumexp 1.17x against four; softmax 0.90x with eight; four again in 2026-12-05's paired
+// series: 0.94-0.95x in cache).
 template <class V>
 constexpr int lane_unroll(bool expensive, bool sink_needs_exp, bool per_element, int c) {
   if (!expensive && c == 1) return V::W == 8 && !sink_needs_exp ? 8 : 4;
@@ -383,7 +427,8 @@ void lanes(const RowArgs& a, const Src& src) {
                      ldy,
                      static_cast<std::uint32_t>(a.first_row + r0)};
   };
-  constexpr int U = lane_unroll<V>(Src::expensive, Snk::needs_exp, Snk::per_element, C);
+  constexpr bool kReread = lane_reread<V, Src, Snk, kDense>(C);
+  constexpr int U = lane_unroll<V>(Src::expensive, Snk::needs_exp, Snk::per_element && !kReread, C);
   constexpr std::size_t kGroup = U * G;  // rows per group of U blocks
   const std::size_t groups_end = full / kGroup * kGroup;
   std::size_t r0 = 0;
@@ -398,10 +443,12 @@ void lanes(const RowArgs& a, const Src& src) {
     std::uint64_t redo = 0;
     int group = 0;
     auto outputs = [&](const LaneBlock* b, const LaneSums<V, C, U>& t) GSFLOW_SIMD_LAMBDA_INLINE {
-      if (t.ok) [[likely]]
-        lane_outputs<V, C, U, Snk>(b, t);
-      else
+      if (!t.ok) [[unlikely]]
         redo |= std::uint64_t{1} << group;
+      else if constexpr (kReread)
+        lane_outputs_reread<V, C, U, Snk>(b, t);
+      else
+        lane_outputs<V, C, U, Snk>(b, t);
       ++group;
     };
     if constexpr (lane_pipelined<V>(U * C, !Snk::needs_exp)) {
