@@ -370,23 +370,22 @@ GSFLOW_SIMD_INLINE void lane_blocks(const Src& src, const LaneBlock* b) {
 // Blocks of the lanes layout processed together: enough independent chains to cover latency, few
 // enough registers not to spill (measured with gsflow-microbench over K = 4..64). Expensive
 // sources (Philox and two logs, or a log), softmax and logsumexp (one output per row) keep up to
-// 12 registers in flight, log-softmax (z - m and its exp both live until the outputs) 8; logsumexp
-// at K = 20 on AVX-512 with 2 blocks instead of 1: 1.22x, log-softmax 0.92x. Log-softmax whose
-// outputs re-read x (lane_reread) keeps nothing live either and takes per_element = false here:
-// 12. Gumbel-softmax on AVX-512: 0.70 -> 1.05 elements/ns at K = 4 (U = 8), 0.79 -> 1.20 at
-// K = 20 (U = 2); 16 registers spill. Plain sources at K = 4 take 4 blocks on AVX-512. Against 8
-// (scripts/kernel-ab): out of cache softmax 1.09-1.31x and log-softmax 1.08-1.20x, in cache
-// 0.92-1.00x and 1.05-1.11x, logsumexp equal; eight spilled (softmax: 109 stack accesses of zmm
-// registers, now 5), which costs little in cache but much out of cache, and had measured
-// 1.00-1.06x in cache only. Two: 0.7-0.9x. AVX2 (16 registers): two blocks of plain sources up
-// to K = 32; at K = 4 four for softmax and eight where the factor is a log (log-softmax 1.14x,
-// logsumexp 1.17x against four; softmax 0.90x with eight; four again in 2026-12-05's paired
-// series: 0.94-0.95x in cache).
+// 12 registers in flight, log-softmax (z - m and its exp both live until the outputs: keeps_z) 8;
+// logsumexp at K = 20 on AVX-512 with 2 blocks instead of 1: 1.22x, log-softmax 0.92x. Log-softmax
+// whose outputs re-read x (lane_reread) does not keep z: 12. Gumbel-softmax on AVX-512: 0.70 ->
+// 1.05 elements/ns at K = 4 (U = 8), 0.79 -> 1.20 at K = 20 (U = 2); 16 registers spill. Plain
+// sources at K = 4 take 4 blocks on AVX-512. Against 8 (scripts/kernel-ab): out of cache softmax
+// 1.09-1.31x and log-softmax 1.08-1.20x, in cache 0.92-1.00x and 1.05-1.11x, logsumexp equal; eight
+// spilled (softmax: 109 stack accesses of zmm registers, now 5), which costs little in cache but
+// much out of cache, and had measured 1.00-1.06x in cache only. Two: 0.7-0.9x. AVX2 (16 registers):
+// two blocks of plain sources up to K = 32; at K = 4 four for softmax and eight where the factor is
+// a log (log-softmax 1.14x, logsumexp 1.17x against four; softmax 0.90x with eight; four again in
+// 2026-12-05's paired series: 0.94-0.95x in cache).
 template <class V>
-constexpr int lane_unroll(bool expensive, bool sink_needs_exp, bool per_element, int c) {
+constexpr int lane_unroll(bool expensive, bool sink_needs_exp, bool keeps_z, int c) {
   if (!expensive && c == 1) return V::W == 8 && !sink_needs_exp ? 8 : 4;
   if (V::W == 8 && !expensive) return c <= 8 ? 2 : 1;
-  const int budget = expensive || sink_needs_exp || !per_element ? 12 : 8;
+  const int budget = expensive || sink_needs_exp || !keeps_z ? 12 : 8;
   for (int u = 8; u > 1; u /= 2)
     if (u * c <= budget) return u;
   return 1;
@@ -428,7 +427,8 @@ void lanes(const RowArgs& a, const Src& src) {
                      static_cast<std::uint32_t>(a.first_row + r0)};
   };
   constexpr bool kReread = lane_reread<V, Src, Snk, kDense>(C);
-  constexpr int U = lane_unroll<V>(Src::expensive, Snk::needs_exp, Snk::per_element && !kReread, C);
+  constexpr bool kKeepsZ = Snk::per_element && !kReread;
+  constexpr int U = lane_unroll<V>(Src::expensive, Snk::needs_exp, kKeepsZ, C);
   constexpr std::size_t kGroup = U * G;  // rows per group of U blocks
   const std::size_t groups_end = full / kGroup * kGroup;
   std::size_t r0 = 0;
