@@ -430,12 +430,22 @@ TEST_P(KernelPath, InPlaceMatchesOracle) {
   Checker chk;
   const Op ops[] = {Op::softmax,     Op::log_softmax,           Op::gumbel_softmax,
                     Op::interpolant, Op::scaled_gumbel_softmax, Op::flow_step};
+  // Strided rows, and dense ones at K = 4 and 20, whose SIMD loops re-read x for log-softmax's
+  // outputs after writing earlier rows of y.
+  struct Case {
+    std::size_t k, pad;
+  };
+  std::vector<Case> cases;
+  for (std::size_t k : {1, 3, 4, 5, 16, 17, 20, 33, 65, 257, 1024, 50000}) cases.push_back({k, 3});
+  cases.push_back({4, 0});
+  cases.push_back({20, 0});
   for (Op op : ops)
-    for (std::size_t k : {1, 3, 4, 5, 16, 17, 33, 65, 257, 1024, 50000})
-      for (Fill f : {Fill::uniform5, Fill::shift90, Fill::neg_inf}) {
-        const std::size_t rows = k >= 1024 ? 3 : 17;
+    for (const Case& c : cases)
+      for (Fill f : {Fill::uniform5, Fill::shift90, Fill::neg_inf, Fill::mixed}) {
+        const std::size_t k = c.k, rows = k >= 1024 ? 3 : 41;
+        if (f == Fill::mixed && k > 64) continue;  // kept and redone rows: the lanes layout
         Params a;
-        Batch x(rows, k, k + 3), p(rows, k, k);
+        Batch x(rows, k, k + c.pad), p(rows, k, k);
         if (op == Op::flow_step) {
           fill_flow_x(rng, FlowX::zeros, x);
           for (std::size_t r = 0; r < rows; ++r) fill_simplex_row(rng, p.row(r), k, 3);
@@ -447,14 +457,14 @@ TEST_P(KernelPath, InPlaceMatchesOracle) {
         chk.check(matches_oracle(op, x0, p, x, a),
                   where(std::string("in-place ") + op_label(op) + " " + fill_name(f) +
                         " rows=" + std::to_string(rows) + " k=" + std::to_string(k) +
-                        " stride=" + std::to_string(k + 3)));
+                        " stride=" + std::to_string(k + c.pad)));
         if (op == Op::flow_step) break;  // flow inputs do not depend on the fill
       }
   chk.summary("in place");
 }
 
 // ---- Many rows: several-rows-per-register layouts with a remainder, dense (the SIMD paths have
-// a K = 4 loop of their own for it) and strided ----
+// K = 4 and K = 20 loops of their own for it) and strided ----
 
 TEST_P(KernelPath, ManyRowsMatchOracle) {
   const Kernels kern = make();
