@@ -753,6 +753,42 @@ TEST(KernelsBasics, OpNamesAreDistinct) {
   }
 }
 
+// Dense batches with at least 1 MiB of x take software prefetches in the lanes loop of the SIMD
+// paths (kPrefetchMinBytes in engine/src/kernels/simd_softmax.hpp), smaller ones do not. A
+// prefetch is a hint only: the whole batch must give the bits of the same rows computed in pieces
+// below the threshold (the pieces' path is the one the oracle tests check).
+TEST(KernelsPrefetch, LargeBatchMatchesPieces) {
+  std::mt19937_64 rng(1014);
+  Checker chk;
+  for (Isa isa : {Isa::avx2, Isa::avx512}) {
+    if (!isa_supported(isa)) continue;  // the CPU lacks it; so does every run of gsflow there
+    KernelOptions o;
+    o.isa = isa;
+    o.threads = 1;
+    const Kernels kern(o);
+    for (Op op : kAllOps)
+      for (std::size_t k : {4, 12, 20}) {
+        const std::size_t rows = (std::size_t{1} << 20) / (k * sizeof(float)) + 3, piece = 4096;
+        Params a;
+        Batch x(rows, k, k), p(rows, k, k);
+        fill_inputs(rng, op, x, p);
+        Batch whole = make_op_output(op, rows, k, k), parts = whole;
+        run_op(kern, op, x.in(), p.in(), whole.out(), a);
+        for (std::size_t first = 0; first < rows; first += piece) {
+          const std::size_t n = std::min(piece, rows - first);
+          Params b = a;
+          b.key.first_row = a.key.first_row + first;
+          run_op(kern, op, x.in_rows(first, n), p.in_rows(first, n), parts.out_rows(first, n), b);
+        }
+        chk.check(bits_equal(whole, parts),
+                  std::string(isa_name(isa)) + " " + op_label(op) + " rows=" +
+                      std::to_string(rows) + " k=" + std::to_string(k) + " whole vs pieces of " +
+                      std::to_string(piece));
+      }
+  }
+  chk.summary("prefetch");
+}
+
 // consistent = true forces the reference path whatever isa and threads say, bit for bit.
 TEST(KernelsBasics, ConsistentModeIgnoresIsaAndThreads) {
   KernelOptions plain;
