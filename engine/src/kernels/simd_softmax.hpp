@@ -16,7 +16,6 @@
 #include <cassert>
 #include <cstring>
 #include <limits>
-#include <type_traits>
 #include <utility>
 
 #include "kernels/kernel_table.hpp"
@@ -62,6 +61,7 @@ template <class V>
 struct PlainSource {
   using F = typename V::F;
   static constexpr bool expensive = false;  // cheaper to re-read than to store and reload
+  static constexpr bool reads_p = false;     // whether z uses the second input p
   const RowArgs& a;
   // z for all C chunks of U blocks: d[u * C + j] is chunk j of block u.
   template <int C, int U>
@@ -80,6 +80,7 @@ struct GumbelSource {
   using F = typename V::F;
   using I = typename V::I;
   static constexpr bool expensive = true;
+  static constexpr bool reads_p = false;
   const RowArgs& a;
   I key = V::set_groups(static_cast<std::uint32_t>(a.seed), 0,
                         static_cast<std::uint32_t>(a.seed >> 32), 0);
@@ -123,6 +124,7 @@ template <class V>
 struct FlowSource {
   using F = typename V::F;
   static constexpr bool expensive = true;
+  static constexpr bool reads_p = true;
   const RowArgs& a;
   template <int C, int U>
   GSFLOW_SIMD_INLINE void lanes(const LaneBlock* b, F* d) const {
@@ -446,7 +448,7 @@ void lanes(const RowArgs& a, const Src& src) {
   const std::size_t groups_end = full / kGroup * kGroup;
   std::size_t r0 = 0;
   const bool prefetch = Snk::per_element && a.rows * K * sizeof(float) >= kPrefetchMinBytes &&
-                        ldx == K && (!a.p || ldp == K) && ldy == K;
+                        ldx == K && (!Src::reads_p || ldp == K) && ldy == K;
   // The group of rows from r.
   auto prefetch_group = [&](std::size_t r) GSFLOW_SIMD_LAMBDA_INLINE {
     if (!prefetch) return;
@@ -456,7 +458,7 @@ void lanes(const RowArgs& a, const Src& src) {
     };
     for (std::size_t o = 0; o < kBytes; o += 64) {
       __builtin_prefetch(ahead(a.x) + o, 0);
-      if constexpr (std::is_same_v<Src, FlowSource<V>>) __builtin_prefetch(ahead(a.p) + o, 0);
+      if constexpr (Src::reads_p) __builtin_prefetch(ahead(a.p) + o, 0);
       __builtin_prefetch(ahead(a.y) + o, 1);
     }
   };
