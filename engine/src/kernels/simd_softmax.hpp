@@ -61,7 +61,7 @@ template <class V>
 struct PlainSource {
   using F = typename V::F;
   static constexpr bool expensive = false;  // cheaper to re-read than to store and reload
-  static constexpr bool reads_p = false;     // whether z uses the second input p
+  static constexpr bool reads_p = false;    // whether z uses the second input p
   const RowArgs& a;
   // z for all C chunks of U blocks: d[u * C + j] is chunk j of block u.
   template <int C, int U>
