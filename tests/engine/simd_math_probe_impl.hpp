@@ -15,8 +15,8 @@ template <class V>
 void probe_exp(const float* x, float* y, std::size_t n) {
   for (std::size_t i = 0; i < n; i += V::W) {
     const int m = n - i < V::W ? static_cast<int>(n - i) : V::W;
-    // As the kernels call it: above exp's ceiling the argument is clamped first (AVX2).
-    V::store_n(y + i, vexp<V>(V::exp_ceiling(V::load_n(x + i, m, 0.0f))), m);
+    // As the kernels call it: above exp's ceiling the argument is clamped first.
+    V::store_n(y + i, vexp<V>(vexp_ceiling<V>(V::load_n(x + i, m, 0.0f))), m);
   }
 }
 

@@ -53,11 +53,12 @@ class SimdMath : public ::testing::TestWithParam<Probe> {
   }
 };
 
-// exp on [-87.3, 0], where exp is a normal float. Bound: relative error <= 8e-8 + 2.8e-9 |x|.
-// The polynomial is 4.2e-9 off and its float evaluation adds about half an ulp (at most 6e-8
-// relative), so 8e-8 is 1.3 of those; the |x| term is the range reduction x - n ln 2 with ln 2
-// rounded to float (1.9e-9 per unit of n = x / ln 2). The old Cephes polynomial measured within
-// the same bound; a degree-5 fit (1.1e-7 off) would not be.
+// exp on [-87.3, 0], where exp is a normal float. Bound: relative error <= 1.1e-7 + 2.8e-9 |x|.
+// The table entries are rounded to float (up to 3.2e-8 for AVX2's 8, 4.7e-8 for AVX-512's 16), the
+// final fused multiply-add rounds once (up to 6e-8), and the polynomial and its float evaluation
+// add about 4e-9; the |x| term is the range reduction x - n ln 2 / T with ln 2 rounded to float
+// (2.75e-9 per unit of x). The earlier polynomial form (degree 6 up to ln 2 / 2) measured within
+// 8e-8 + 2.8e-9 |x|.
 TEST_P(SimdMath, ExpIsWithinItsBoundWhereTheResultIsNormal) {
   const std::vector<float> x = floats_between(-0.0f, -87.3f, 97);
   std::vector<float> y(x.size());
@@ -67,7 +68,7 @@ TEST_P(SimdMath, ExpIsWithinItsBoundWhereTheResultIsNormal) {
   for (std::size_t i = 0; i < x.size(); ++i) {
     const double t = std::exp(static_cast<double>(x[i]));
     const double rel = std::fabs(y[i] - t) / t;
-    if (rel > 8e-8 + 2.8e-9 * std::fabs(x[i])) ++bad;
+    if (rel > 1.1e-7 + 2.8e-9 * std::fabs(x[i])) ++bad;
     if (std::fabs(x[i]) < 8.0) worst_ulp = std::fmax(worst_ulp, std::fabs(y[i] - t) / ulp_of(t));
     if (rel > worst) worst = rel, worst_x = x[i];
   }
@@ -75,8 +76,9 @@ TEST_P(SimdMath, ExpIsWithinItsBoundWhereTheResultIsNormal) {
                      << " at x = " << worst_x;
   std::cout << GetParam().name << " exp: largest error " << worst_ulp << " ulp for |x| < 8, "
             << worst << " relative (x = " << worst_x << ")\n";
-  // Where |x| < 8 (|n| <= 11) the result is within one ulp (measured 0.94; 1.26 up to |x| = 17).
-  EXPECT_LE(worst_ulp, 1.0);
+  // Where |x| < 8 the result is within 1.25 ulp (measured 1.10 on AVX2 and 1.17 on AVX-512; the
+  // relative bound alone allows up to 2 ulp at the top of a binade).
+  EXPECT_LE(worst_ulp, 1.25);
   const float exact[] = {0.0f, -std::numeric_limits<float>::infinity()};
   float got[2];
   GetParam().exp(exact, got, 2);
@@ -84,9 +86,28 @@ TEST_P(SimdMath, ExpIsWithinItsBoundWhereTheResultIsNormal) {
   EXPECT_EQ(got[1], 0.0f);
 }
 
+// Below -87.3, where exp is under FLT_MIN: never negative, within 1.05 * 2^-127 of the true value
+// (where 2^(n / T) has exponent -127, the table's entry reads as a subnormal: off by |T_j - 2|
+// 2^-127 (1 + q)), and exactly 0 below -88.08 (-88.07 on AVX2, -88.05 on AVX-512), down to -inf,
+// so that a -inf logit gets probability 0.
+TEST_P(SimdMath, ExpBelowFloatMinIsTinyAndZeroBelowTheFloor) {
+  std::vector<float> x = floats_between(-87.3f, -1e6f, 13);
+  for (float v : {-1e30f, -3e38f, -std::numeric_limits<float>::infinity()}) x.push_back(v);
+  std::vector<float> y(x.size());
+  GetParam().exp(x.data(), y.data(), x.size());
+  std::size_t bad = 0;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    const double t = std::exp(static_cast<double>(x[i]));
+    const bool ok =
+        x[i] < -88.08f ? y[i] == 0.0f : y[i] >= 0.0f && std::fabs(y[i] - t) <= 1.05 * 0x1p-127;
+    if (!ok && bad++ == 0) ADD_FAILURE() << "exp(" << x[i] << ") = " << y[i] << ", true " << t;
+  }
+  EXPECT_EQ(bad, 0u) << "of " << x.size();
+}
+
 // exp of positive arguments, which the lanes layout passes when it sums a row without subtracting
-// its maximum: within the same bound up to 88, and from above 88 (where the AVX2 exponent field
-// would wrap) on, at least 2^126 or NaN, so that the row's sum fails every unshifted bound (at most
+// its maximum: within the same bound up to 88, and from above 88 (where the exponent field would
+// wrap) on, at least 2^126 or NaN, so that the row's sum fails every unshifted bound (at most
 // 2^100) and the row is redone shifted.
 TEST_P(SimdMath, ExpOfPositiveArgumentsIsAccurateOrFailsTheBounds) {
   const std::vector<float> x = floats_between(0.0f, 88.0f, 97);
@@ -97,7 +118,7 @@ TEST_P(SimdMath, ExpOfPositiveArgumentsIsAccurateOrFailsTheBounds) {
   for (std::size_t i = 0; i < x.size(); ++i) {
     const double t = std::exp(static_cast<double>(x[i]));
     const double rel = std::fabs(y[i] - t) / t;
-    if (rel > 8e-8 + 2.8e-9 * std::fabs(x[i])) ++bad;
+    if (rel > 1.1e-7 + 2.8e-9 * std::fabs(x[i])) ++bad;
     if (rel > worst) worst = rel, worst_x = x[i];
   }
   EXPECT_EQ(bad, 0u) << "of " << x.size() << "; largest relative error " << worst

@@ -46,24 +46,7 @@ struct Avx2 {
   [[gnu::always_inline]] static F min(F a, F b) { return _mm256_min_ps(a, b); }
   [[gnu::always_inline]] static F fmadd(F a, F b, F c) { return _mm256_fmadd_ps(a, b, c); }
   [[gnu::always_inline]] static F fnmadd(F a, F b, F c) { return _mm256_fnmadd_ps(a, b, c); }
-  // exp's range reduction (simd_math.hpp) without vroundps or an integer conversion: adding
-  // 1.5 * 2^23 + 127 to x / ln 2 (one fmadd) rounds it to nearest and leaves n + 127 in the low
-  // mantissa bits, which a shift moves into the exponent field of 2^n. The floor keeps n >= -127,
-  // whose exponent field 0 makes 2^n, and so the result, exactly 0 (x <= -87.68; above it p * 2^n
-  // is the true value, subnormal down to there).
-  static constexpr float kExpFloor = -87.9f;
-  [[gnu::always_inline]] static F exp_round(F x, F& key) {
-    const F magic = set1(12583039.0f);  // 1.5 * 2^23 + 127
-    key = fmadd(x, set1(1.44269504088896341f), magic);
-    return sub(key, magic);
-  }
-  [[gnu::always_inline]] static F scale2(F p, F key) {
-    return mul(p, _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_castps_si256(key), 23)));
-  }
-  // exp above ~88.7 must come out +inf (or NaN), never finite: past n = 127 the shifted n + 127
-  // runs out of the exponent field (2^n turns negative or small). 88 keeps n <= 127, and exp(88)
-  // exceeds 2^126, so a row that reaches it fails every sink's unshifted bound.
-  [[gnu::always_inline]] static F exp_ceiling(F x) { return min(set1(88.0f), x); }  // NaN stays
+  static constexpr int kExpTableBits = 3;  // exp's table of 2^(j / 8) (simd_math.hpp)
   [[gnu::always_inline]] static unsigned in_range_bits(F v, float lo, float hi) {
     const F in = _mm256_and_ps(_mm256_cmp_ps(v, set1(lo), _CMP_GE_OQ),
                                _mm256_cmp_ps(v, set1(hi), _CMP_LE_OQ));
@@ -79,6 +62,7 @@ struct Avx2 {
   [[gnu::always_inline]] static I cast_i(F a) { return _mm256_castps_si256(a); }
   [[gnu::always_inline]] static I add_i(I a, I b) { return _mm256_add_epi32(a, b); }
   [[gnu::always_inline]] static I sub_i(I a, I b) { return _mm256_sub_epi32(a, b); }
+  [[gnu::always_inline]] static I max_i(I a, I b) { return _mm256_max_epi32(a, b); }
   [[gnu::always_inline]] static I and_i(I a, I b) { return _mm256_and_si256(a, b); }
   [[gnu::always_inline]] static I or_i(I a, I b) { return _mm256_or_si256(a, b); }
   [[gnu::always_inline]] static I xor_i(I a, I b) { return _mm256_xor_si256(a, b); }

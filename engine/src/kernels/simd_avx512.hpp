@@ -46,16 +46,7 @@ struct Avx512 {
   [[gnu::always_inline]] static F fnmadd(F a, F b, F c) {
     return _mm512_fnmadd_ps(a, b, c);
   }  // c - a*b
-  // exp's range reduction (simd_math.hpp): n = round(x / ln 2), and p * 2^n for that n.
-  static constexpr float kExpFloor = -104.0f;  // vscalefps underflows gradually down to here
-  [[gnu::always_inline]] static F exp_round(F x, F& key) {
-    key = _mm512_roundscale_ps(_mm512_mul_ps(x, set1(1.44269504088896341f)),
-                               _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-    return key;
-  }
-  [[gnu::always_inline]] static F scale2(F p, F key) { return _mm512_scalef_ps(p, key); }
-  // exp above ~88.7 must come out +inf (or NaN), never finite: vscalefps overflows to +inf itself.
-  [[gnu::always_inline]] static F exp_ceiling(F x) { return x; }
+  static constexpr int kExpTableBits = 4;  // exp's table of 2^(j / 16) (simd_math.hpp)
   // Bit i set when lane i is in [lo, hi] (false for NaN).
   [[gnu::always_inline]] static unsigned in_range_bits(F v, float lo, float hi) {
     return _mm512_cmp_ps_mask(v, set1(lo), _CMP_GE_OQ) &
@@ -72,6 +63,7 @@ struct Avx512 {
   [[gnu::always_inline]] static F cast_f(I a) { return _mm512_castsi512_ps(a); }
   [[gnu::always_inline]] static I cast_i(F a) { return _mm512_castps_si512(a); }
   [[gnu::always_inline]] static I add_i(I a, I b) { return _mm512_add_epi32(a, b); }
+  [[gnu::always_inline]] static I max_i(I a, I b) { return _mm512_max_epi32(a, b); }
   [[gnu::always_inline]] static I sub_i(I a, I b) { return _mm512_sub_epi32(a, b); }
   [[gnu::always_inline]] static I and_i(I a, I b) { return _mm512_and_si512(a, b); }
   [[gnu::always_inline]] static I or_i(I a, I b) { return _mm512_or_si512(a, b); }

@@ -1,13 +1,14 @@
 // exp, log, Philox4x32-10 and Gumbel noise written once over a register-traits class V
-// (simd_avx2.hpp or simd_avx512.hpp). exp and log follow Cephes' expf/logf (range reductions,
-// form of the log polynomial) with minimax polynomials of lower degree fitted by
-// scripts/fit-simd-poly; both stay within 1 ulp on the ranges the kernels use
-// (tests/engine/test_simd_math.cpp).
+// (simd_avx2.hpp or simd_avx512.hpp). log follows Cephes' logf (range reduction, form of the
+// polynomial) with a minimax polynomial of lower degree, exp takes a table of 2^(j / T) and a short
+// polynomial; scripts/fit-simd-poly fits both. The bounds tests/engine/test_simd_math.cpp checks
+// are given there.
 #pragma once
 
 #include <cfloat>
 #include <cstdint>
 #include <limits>
+#include <span>
 
 #include "gsflow/engine/philox.hpp"
 
@@ -22,32 +23,81 @@ namespace {
 // before the next. GCC keeps source order on x86, so writing the chains side by side is what lets
 // the core overlap them: block by block, a Philox -> log -> log chain runs serially.
 
-// exp(x) in place for x <= 0 (every kernel exponentiates z - max); -inf and anything below the
-// traits' kExpFloor give exactly 0. Rounding x / ln 2 and the 2^n scaling are the traits' job
-// (AVX-512: vrndscaleps and vscalefps, which underflows gradually down to the floor -104, where
-// true exp is below the smallest subnormal; AVX2: a magic-number add that leaves n + 127 in the
-// low mantissa bits, shifted into the exponent, flushing to 0 below about -87.7).
+// exp(x) in place, from a table of 2^(j / T) with T = 2^V::kExpTableBits entries, one register
+// (8 on AVX2, 16 on AVX-512), and a short polynomial:
+// - k = x T / ln 2 + 1.5 * 2^23 in one fused multiply-add rounds n = round(x T / ln 2) to nearest
+//   and leaves it in k's low mantissa bits (no vroundps or integer conversion);
+// - one vpermps with k as the index (it reads only the low kBits bits of each lane) picks the entry
+//   for j = n mod T. The entries are stored less j << (23 - kBits), so adding n << (23 - kBits)
+//   to them as integers gives the bits of 2^(j / T) 2^a with a = n div T, which is 2^(n / T);
+// - exp(r) for r = x - n ln 2 / T, |r| <= ln 2 / 2T: 1 + q with q = r + c2 r^2 + ..., so the result
+//   is one fused multiply-add S q + S.
+// Against the form it replaced (Cephes' reduction, a degree-6 polynomial on |r| <= ln 2 / 2, then
+// 2^n) this takes 6 (AVX-512) or 7 (AVX2) multiply-type operations where that took 9, and measured
+// up to 1.1x faster (docs/benchmarks.md, "Table exp"). Every kernel passes z - max
+// <= 0 or, summing unshifted, an argument clamped by vexp_ceiling. -inf, and anything below
+// -88.07 (a <= -128), gives exactly 0: the clamp at -104 keeps a finite, and a <= -128 makes the
+// bits negative, which the integer max turns into 0. Between -88.07 and -87.34 (a = -127, exp below
+// FLT_MIN) the entry's mantissa reads as a subnormal: off by at most 1.05 * 2^-127.
+template <int kBits>
+struct ExpTable;
+// scripts/fit-simd-poly exp 3 4: 1.9e-10 relative; entries rounded to float by up to 3.2e-8.
+template <>
+struct ExpTable<3> {
+  alignas(32) static constexpr std::uint32_t entries[8] = {0x3f800000, 0x3f7b95c2, 0x3f7837f0,
+                                                           0x3f75fed7, 0x3f7504f3, 0x3f75672a,
+                                                           0x3f7744fd, 0x3f7ac0c7};
+  static constexpr float c[] = {4.1660405695e-02f, 1.6668030620e-01f, 5.0000000000e-01f};  // c4..c2
+};
+// scripts/fit-simd-poly exp 4 3: 1.6e-9 relative; entries rounded to float by up to 4.7e-8.
+template <>
+struct ExpTable<4> {
+  alignas(64) static constexpr std::uint32_t entries[16] = {
+      0x3f800000, 0x3f7daac3, 0x3f7b95c2, 0x3f79c3d3, 0x3f7837f0, 0x3f76f532,
+      0x3f75fed7, 0x3f75583f, 0x3f7504f3, 0x3f7508a4, 0x3f75672a, 0x3f76248c,
+      0x3f7744fd, 0x3f78ccdf, 0x3f7ac0c7, 0x3f7d257d};
+  static constexpr float c[] = {1.6666719317e-01f, 5.0001621246e-01f};  // c3, c2
+};
+
 template <class V, int N>
 GSFLOW_SIMD_INLINE void vexp_n(typename V::F* x) {
   using F = typename V::F;
-  F r[N], p[N], key[N];
+  using I = typename V::I;
+  constexpr int kBits = V::kExpTableBits;
+  using Table = ExpTable<kBits>;
+  static_assert(1 << kBits == V::W, "one register of table entries");
+  constexpr float kT = 1 << kBits;
+  const F magic = V::set1(12582912.0f);  // 1.5 * 2^23
+  F r[N], q[N];
+  I k[N];
   for (int i = 0; i < N; ++i) {
-    const F xc = V::max(x[i], V::set1(V::kExpFloor));
-    const F n = V::exp_round(xc, key[i]);  // round(xc / ln 2), and what scale2 needs for 2^n
-    // One fused step with ln 2 rounded to float: |error| <= |n| * 1.9e-9, under 2.5e-7 relative
-    // for every argument the kernels pass (>= -104), < 1 ulp for |x| < 20.
-    r[i] = V::fnmadd(n, V::set1(0.693147182464599609375f), xc);
-    p[i] = V::set1(1.3814320555e-3f);
+    const F xc = V::max(x[i], V::set1(-104.0f));
+    const F kf = V::fmadd(xc, V::set1(1.44269504088896341f * kT), magic);
+    k[i] = V::cast_i(kf);
+    // One fused step with ln 2 rounded to float (1.9e-9 off; ln 2 / T is exact from it): up to
+    // |n / T| 1.9e-9 = 2.75e-9 |x| relative error in the result.
+    r[i] = V::fnmadd(V::sub(kf, magic), V::set1(0.693147182464599609375f / kT), xc);
+    q[i] = V::set1(Table::c[0]);
   }
-  // exp(r) on |r| <= ln2 / 2: 1 + r + c2 r^2 + ... + c6 r^6, a minimax fit (scripts/fit-simd-poly
-  // exp), 4.2e-9 relative with these float coefficients. Horner ends with fma(p, r, 1), so the
-  // polynomial costs 6 fused multiply-adds (Cephes' degree-7 form took 8 operations).
-  for (int i = 0; i < N; ++i) p[i] = V::fmadd(p[i], r[i], V::set1(8.3688506857e-3f));
-  for (int i = 0; i < N; ++i) p[i] = V::fmadd(p[i], r[i], V::set1(4.1668400168e-2f));
-  for (int i = 0; i < N; ++i) p[i] = V::fmadd(p[i], r[i], V::set1(1.6666519642e-1f));
-  for (int i = 0; i < N; ++i) p[i] = V::fmadd(p[i], r[i], V::set1(4.9999994040e-1f));
-  for (int i = 0; i < N; ++i) p[i] = V::fmadd(p[i], r[i], V::set1(1.0f));
-  for (int i = 0; i < N; ++i) x[i] = V::scale2(V::fmadd(p[i], r[i], V::set1(1.0f)), key[i]);
+  for (float c : std::span(Table::c).subspan(1))
+    for (int i = 0; i < N; ++i) q[i] = V::fmadd(q[i], r[i], V::set1(c));
+  for (int i = 0; i < N; ++i) q[i] = V::mul(V::fmadd(q[i], r[i], V::set1(1.0f)), r[i]);
+  const F entries = V::cast_f(V::load_i(Table::entries));
+  for (int i = 0; i < N; ++i) {
+    const I bits =
+        V::add_i(V::cast_i(V::permute(entries, k[i])), V::template slli<23 - kBits>(k[i]));
+    const F s = V::cast_f(V::max_i(bits, V::set1_i(0)));
+    x[i] = V::fmadd(s, q[i], s);
+  }
+}
+
+// Unshifted sums (simd_softmax.hpp) pass exp positive arguments. Above 88 the result must be
+// at least 2^126 (so the row fails every sink's bound and is redone shifted), never finite garbage:
+// past a = 127 the integer add runs out of the exponent field. exp(88) > 2^126. min returns its
+// second operand for NaN, so NaN passes.
+template <class V>
+GSFLOW_SIMD_INLINE typename V::F vexp_ceiling(typename V::F x) {
+  return V::min(V::set1(88.0f), x);
 }
 
 template <class V>

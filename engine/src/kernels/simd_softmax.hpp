@@ -263,7 +263,7 @@ requires(U == 1 || U == 2 || U % 4 == 0) GSFLOW_SIMD_INLINE
   }
   for (int u = 0; u < U; ++u) {
     t.m[u] = V::zero();
-    for (int j = 0; j < C; ++j) t.e[u][j] = V::exp_ceiling(t.d[u][j]);
+    for (int j = 0; j < C; ++j) t.e[u][j] = vexp_ceiling<V>(t.d[u][j]);
   }
   lane_exp_sums<V, C, U>(t);
   constexpr unsigned kAll = (1u << V::W) - 1;
@@ -381,12 +381,12 @@ GSFLOW_SIMD_INLINE void lane_blocks(const Src& src, const LaneBlock* b) {
 // 1.09-1.31x and log-softmax 1.08-1.20x, in cache 0.92-1.00x and 1.05-1.11x, logsumexp equal; eight
 // spilled (softmax: 109 stack accesses of zmm registers, now 5), which costs little in cache but
 // much out of cache, and had measured 1.00-1.06x in cache only. Two: 0.7-0.9x. AVX2 (16 registers):
-// two blocks of plain sources up to K = 32; at K = 4 four for softmax and eight where the factor is
-// a log (log-softmax 1.14x, logsumexp 1.17x against four; softmax 0.90x with eight; four again in
-// 2026-12-05's paired series: 0.94-0.95x in cache).
+// two blocks of plain sources up to K = 32; at K = 4 four. With the polynomial exp, eight had paid
+// where the factor is a log (log-softmax 1.14x, logsumexp 1.17x against four); with the table exp
+// (simd_math.hpp), four does: log-softmax 1.07x in cache and 1.12x out of cache, logsumexp 1.05x.
 template <class V>
 constexpr int lane_unroll(bool expensive, bool sink_needs_exp, bool keeps_z, int c) {
-  if (!expensive && c == 1) return V::W == 8 && !sink_needs_exp ? 8 : 4;
+  if (!expensive && c == 1) return 4;
   if (V::W == 8 && !expensive) return c <= 8 ? 2 : 1;
   const int budget = expensive || sink_needs_exp || !keeps_z ? 12 : 8;
   for (int u = 8; u > 1; u /= 2)
