@@ -173,12 +173,12 @@ TEST_P(KernelPath, SoftmaxMatchesLongDoubleOracle) {
   chk.summary("softmax");
 }
 
-// exp near the bottom of the float range, where the paths build 2^n differently (AVX-512
-// vscalefps, AVX2 exponent bits with a clamp, the reference in double): rows {0, x, x - 0.5, -inf}
-// with x swept from -80 to -110 in steps of 1/128 at K = 4 (lanes layout) and K = 20 (the same
-// four values, then -inf). Where the true probability is a normal float it must be within 4e-6 +
-// 8 ulp per unit of |x| (the argument's rounding); below FLT_MIN only [0, 2 FLT_MIN] is allowed
-// (subnormal or flushed, never garbage from a wrapped exponent); -inf must give exactly 0.
+// exp near the bottom of the float range, where the paths build 2^n differently (the SIMD paths
+// an integer add into a table entry's exponent, with a clamp, the reference in double): rows {0, x,
+// x - 0.5, -inf} with x swept from -80 to -110 in steps of 1/128 at K = 4 (lanes layout) and K = 20
+// (the same four values, then -inf). Where the true probability is a normal float it must be within
+// 4e-6 + 8 ulp per unit of |x| (the argument's rounding); below FLT_MIN only [0, 2 FLT_MIN] is
+// allowed (subnormal or flushed, never garbage from a wrapped exponent); -inf must give exactly 0.
 TEST_P(KernelPath, SoftmaxNearFloatUnderflow) {
   const Kernels kern = make();
   for (std::size_t k : {std::size_t{4}, std::size_t{20}}) {
