@@ -621,6 +621,35 @@ TEST_P(KernelPath, RowBitsDoNotDependOnNeighbours) {
   chk.summary("neighbours");
 }
 
+// A NaN input makes its whole row NaN (every output, or the row's logsumexp), as the double
+// reference does, and leaves the other rows finite. (Until 2026-12-05 the SIMD exp clamped NaN to
+// its floor, so a NaN logit quietly got probability 0 there.)
+TEST_P(KernelPath, NanInputMakesItsRowNan) {
+  const Kernels kern = make(1);
+  std::mt19937_64 rng(1015);
+  Checker chk;
+  for (Op op : kAllOps)
+    for (std::size_t k : {4, 20, 33, 1000}) {
+      const std::size_t rows = 37;
+      Params a;
+      Batch x(rows, k, k), p(rows, k, k);
+      fill_inputs(rng, op, x, p);
+      for (std::size_t r = 2; r < rows; r += 5) x.at(r, r % k) = std::nanf("");
+      Batch y = make_op_output(op, rows, k, k);
+      run_op(kern, op, x.in(), p.in(), y.out(), a);
+      const std::size_t width = op == Op::logsumexp ? 1 : k;
+      std::size_t bad = 0, first_bad = 0;
+      for (std::size_t r = 0; r < rows; ++r)
+        for (std::size_t c = 0; c < width; ++c)
+          if (std::isnan(y.row(r)[c]) != (r % 5 == 2) && bad++ == 0) first_bad = r;
+      chk.check(bad == 0 ? ::testing::AssertionSuccess()
+                         : ::testing::AssertionFailure()
+                               << bad << " outputs wrong, first in row " << first_bad,
+                where(std::string(op_label(op)) + " k=" + std::to_string(k)));
+    }
+  chk.summary("nan");
+}
+
 // Splitting a batch into several calls with NoiseKey.first_row adjusted gives the same bits as one
 // call: the noise depends on the global row only.
 TEST_P(KernelPath, GumbelBatchSplitIsBitIdentical) {

@@ -79,11 +79,12 @@ TEST_P(SimdMath, ExpIsWithinItsBoundWhereTheResultIsNormal) {
   // Where |x| < 8 the result is within 1.25 ulp (measured 1.10 on AVX2 and 1.17 on AVX-512; the
   // relative bound alone allows up to 2 ulp at the top of a binade).
   EXPECT_LE(worst_ulp, 1.25);
-  const float exact[] = {0.0f, -std::numeric_limits<float>::infinity()};
-  float got[2];
-  GetParam().exp(exact, got, 2);
+  const float exact[] = {0.0f, -std::numeric_limits<float>::infinity(), std::nanf("")};
+  float got[3];
+  GetParam().exp(exact, got, 3);
   EXPECT_EQ(got[0], 1.0f);
   EXPECT_EQ(got[1], 0.0f);
+  EXPECT_TRUE(std::isnan(got[2]));
 }
 
 // Below -87.3, where exp is under FLT_MIN: never negative, within 1.05 * 2^-127 of the true value
@@ -158,15 +159,16 @@ TEST_P(SimdMath, LogIsWithinOneUlpForNormalInputs) {
   }
 }
 
-// The any-input form: subnormals as accurately as normals, log 0 = -inf, negatives NaN.
+// The any-input form: subnormals as accurately as normals, log 0 = -inf, negatives and NaN NaN.
 TEST_P(SimdMath, LogOfSubnormalsZeroAndNegatives) {
   std::vector<float> x =
       floats_between(std::bit_cast<float>(1u), std::bit_cast<float>(0x007fffffu), 4099);
   x.push_back(0.0f);
   x.push_back(-1.0f);
+  x.push_back(std::nanf(""));
   std::vector<float> y(x.size());
   GetParam().log(x.data(), y.data(), x.size(), true);
-  const std::size_t n = x.size() - 2;
+  const std::size_t n = x.size() - 3;
   double worst = 0;
   for (std::size_t i = 0; i < n; ++i) {
     const double t = std::log(static_cast<double>(x[i]));
@@ -176,6 +178,7 @@ TEST_P(SimdMath, LogOfSubnormalsZeroAndNegatives) {
   std::cout << GetParam().name << " log of subnormals: largest error " << worst << " ulp\n";
   EXPECT_EQ(y[n], -std::numeric_limits<float>::infinity());
   EXPECT_TRUE(std::isnan(y[n + 1]));
+  EXPECT_TRUE(std::isnan(y[n + 2]));
 }
 
 INSTANTIATE_TEST_SUITE_P(Paths, SimdMath, ::testing::ValuesIn(kProbes),

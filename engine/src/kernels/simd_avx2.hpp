@@ -53,6 +53,8 @@ struct Avx2 {
     return static_cast<unsigned>(_mm256_movemask_ps(in));
   }
   [[gnu::always_inline]] static M lt(F a, F b) { return _mm256_cmp_ps(a, b, _CMP_LT_OQ); }
+  // a < b, or either is NaN (not a >= b).
+  [[gnu::always_inline]] static M nge(F a, F b) { return _mm256_cmp_ps(a, b, _CMP_NGE_UQ); }
   [[gnu::always_inline]] static M eq(F a, F b) { return _mm256_cmp_ps(a, b, _CMP_EQ_OQ); }
   [[gnu::always_inline]] static F select(M m, F a, F b) { return _mm256_blendv_ps(b, a, m); }
 

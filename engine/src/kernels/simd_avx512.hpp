@@ -53,6 +53,8 @@ struct Avx512 {
            _mm512_cmp_ps_mask(v, set1(hi), _CMP_LE_OQ);
   }
   [[gnu::always_inline]] static M lt(F a, F b) { return _mm512_cmp_ps_mask(a, b, _CMP_LT_OQ); }
+  // a < b, or either is NaN (not a >= b).
+  [[gnu::always_inline]] static M nge(F a, F b) { return _mm512_cmp_ps_mask(a, b, _CMP_NGE_UQ); }
   [[gnu::always_inline]] static M eq(F a, F b) { return _mm512_cmp_ps_mask(a, b, _CMP_EQ_OQ); }
   [[gnu::always_inline]] static F select(M m, F a, F b) {
     return _mm512_mask_blend_ps(m, b, a);

@@ -71,7 +71,7 @@ GSFLOW_SIMD_INLINE void vexp_n(typename V::F* x) {
   F r[N], q[N];
   I k[N];
   for (int i = 0; i < N; ++i) {
-    const F xc = V::max(x[i], V::set1(-104.0f));
+    const F xc = V::max(V::set1(-104.0f), x[i]);  // NaN stays (max returns its second operand)
     const F kf = V::fmadd(xc, V::set1(1.44269504088896341f * kT), magic);
     k[i] = V::cast_i(kf);
     // One fused step with ln 2 rounded to float (1.9e-9 off; ln 2 / T is exact from it): up to
@@ -94,7 +94,7 @@ GSFLOW_SIMD_INLINE void vexp_n(typename V::F* x) {
 // Unshifted sums (simd_softmax.hpp) pass exp positive arguments. Above 88 the result must be
 // at least 2^126 (so the row fails every sink's bound and is redone shifted), never finite garbage:
 // past a = 127 the integer add runs out of the exponent field. exp(88) > 2^126. min returns its
-// second operand for NaN, so NaN passes.
+// second operand for NaN, so NaN passes, and exp gives NaN for it.
 template <class V>
 GSFLOW_SIMD_INLINE typename V::F vexp_ceiling(typename V::F x) {
   return V::min(V::set1(88.0f), x);
@@ -106,7 +106,7 @@ GSFLOW_SIMD_INLINE typename V::F vexp(typename V::F x) {
   return x;
 }
 
-// Natural log in place. kAnyInput: x >= 0 with subnormals, log(0) = -inf, negative -> NaN.
+// Natural log in place. kAnyInput: x >= 0 with subnormals, log(0) = -inf, negative or NaN -> NaN.
 // Otherwise the caller guarantees a normal positive x (Gumbel noise), which saves the fix-ups.
 template <class V, bool kAnyInput, int N>
 GSFLOW_SIMD_INLINE void vlog_n(typename V::F* x) {
@@ -145,8 +145,8 @@ GSFLOW_SIMD_INLINE void vlog_n(typename V::F* x) {
     if constexpr (kAnyInput) {
       res =
           V::select(V::eq(x[i], V::zero()), V::set1(-std::numeric_limits<float>::infinity()), res);
-      res =
-          V::select(V::lt(x[i], V::zero()), V::set1(std::numeric_limits<float>::quiet_NaN()), res);
+      res = V::select(V::nge(x[i], V::zero()), V::set1(std::numeric_limits<float>::quiet_NaN()),
+                      res);  // negative or NaN
     }
     x[i] = res;
   }

@@ -148,8 +148,16 @@ struct FlowSource {
 // e = exp(d). Softmax and log-softmax write every element; logsumexp writes m + log s per row.
 // The lanes layout uses m = 0 for a row whose unshifted sum s lies in [kUnshiftedMin,
 // kUnshiftedMax] (lane_sums). The lower bound 2^-20 keeps what underflow loses (exps below
-// FLT_MIN, ~1.2e-38, flushed on AVX2) under 2^20 FLT_MIN ~ 1e-32 in any output probability and
-// negligible in s; the upper bound keeps every exp and 1 / s normal floats.
+// FLT_MIN, ~1.2e-38, are off by up to 1.05 * 2^-127) under 2^20 FLT_MIN ~ 1e-32 in any output
+// probability and negligible in s; the upper bound keeps every exp and 1 / s normal floats. log s
+// of a row sum: a normal float, or NaN where the row holds a NaN (the fast log would give a finite
+// value for it); s - s adds 0 to the first and NaN to the second. Softmax's 1 / s needs no such
+// help.
+template <class V>
+GSFLOW_SIMD_INLINE typename V::F log_or_nan(typename V::F s) {
+  return V::add(vlog<V, false>(s), V::sub(s, s));
+}
+
 template <class V>
 struct SoftmaxSink {
   using F = typename V::F;
@@ -167,7 +175,7 @@ struct LogSoftmaxSink {
   static constexpr bool needs_exp = false;
   // z - log s for an unshifted row: |log s| <= 22.2 keeps its rounding within 1e-6.
   static constexpr float kUnshiftedMin = 0x1p-20f, kUnshiftedMax = 0x1p32f;
-  GSFLOW_SIMD_INLINE static F factor(F s) { return vlog<V, false>(s); }  // s normal
+  GSFLOW_SIMD_INLINE static F factor(F s) { return log_or_nan<V>(s); }
   // (z - m) - log s rather than z - (m + log s): exact d keeps the error at the size of log s.
   GSFLOW_SIMD_INLINE static F element(F d, F, F log_s) { return V::sub(d, log_s); }
 };
@@ -178,7 +186,7 @@ struct LogSumExpSink {
   static constexpr bool per_element = false;
   static constexpr bool needs_exp = false;
   static constexpr float kUnshiftedMin = 0x1p-20f, kUnshiftedMax = 0x1p100f;
-  GSFLOW_SIMD_INLINE static F factor(F s) { return vlog<V, false>(s); }  // s normal
+  GSFLOW_SIMD_INLINE static F factor(F s) { return log_or_nan<V>(s); }
   GSFLOW_SIMD_INLINE static F element(F d, F, F) { return d; }
 };
 
