@@ -46,7 +46,6 @@ struct Avx2 {
   [[gnu::always_inline]] static F min(F a, F b) { return _mm256_min_ps(a, b); }
   [[gnu::always_inline]] static F fmadd(F a, F b, F c) { return _mm256_fmadd_ps(a, b, c); }
   [[gnu::always_inline]] static F fnmadd(F a, F b, F c) { return _mm256_fnmadd_ps(a, b, c); }
-  static constexpr int kExpTableBits = 3;  // exp's table of 2^(j / 8) (simd_math.hpp)
   [[gnu::always_inline]] static unsigned in_range_bits(F v, float lo, float hi) {
     const F in = _mm256_and_ps(_mm256_cmp_ps(v, set1(lo), _CMP_GE_OQ),
                                _mm256_cmp_ps(v, set1(hi), _CMP_LE_OQ));

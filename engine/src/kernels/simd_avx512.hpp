@@ -46,7 +46,6 @@ struct Avx512 {
   [[gnu::always_inline]] static F fnmadd(F a, F b, F c) {
     return _mm512_fnmadd_ps(a, b, c);
   }  // c - a*b
-  static constexpr int kExpTableBits = 4;  // exp's table of 2^(j / 16) (simd_math.hpp)
   // Bit i set when lane i is in [lo, hi] (false for NaN).
   [[gnu::always_inline]] static unsigned in_range_bits(F v, float lo, float hi) {
     return _mm512_cmp_ps_mask(v, set1(lo), _CMP_GE_OQ) &

@@ -5,6 +5,7 @@
 // are given there.
 #pragma once
 
+#include <bit>
 #include <cfloat>
 #include <cstdint>
 #include <limits>
@@ -23,8 +24,8 @@ namespace {
 // before the next. GCC keeps source order on x86, so writing the chains side by side is what lets
 // the core overlap them: block by block, a Philox -> log -> log chain runs serially.
 
-// exp(x) in place, from a table of 2^(j / T) with T = 2^V::kExpTableBits entries, one register
-// (8 on AVX2, 16 on AVX-512), and a short polynomial:
+// exp(x) in place, from a table of 2^(j / T) with T = V::W entries, one register (8 on AVX2, 16
+// on AVX-512), and a short polynomial:
 // - k = x T / ln 2 + 1.5 * 2^23 in one fused multiply-add rounds n = round(x T / ln 2) to nearest
 //   and leaves it in k's low mantissa bits (no vroundps or integer conversion);
 // - one vpermps with k as the index (it reads only the low kBits bits of each lane) picks the entry
@@ -63,9 +64,8 @@ template <class V, int N>
 GSFLOW_SIMD_INLINE void vexp_n(typename V::F* x) {
   using F = typename V::F;
   using I = typename V::I;
-  constexpr int kBits = V::kExpTableBits;
+  constexpr int kBits = std::bit_width(unsigned{V::W}) - 1;  // T = 2^kBits = W
   using Table = ExpTable<kBits>;
-  static_assert(1 << kBits == V::W, "one register of table entries");
   constexpr float kT = 1 << kBits;
   const F magic = V::set1(12582912.0f);  // 1.5 * 2^23
   F r[N], q[N];
