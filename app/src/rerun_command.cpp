@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <iostream>
 
 #include "generation_run.hpp"
@@ -21,6 +22,25 @@ struct RerunCli {
   std::string db, run, name, out, model;
   bool check = false, json = false, quiet = false;
 };
+
+// Why the sequences may differ, from the kernel names of both runs (engine::Kernels::kernel_name:
+// op, path, layout, and "_rN", the revision of the path's output bits).
+std::string kernels_verdict(const std::vector<std::string>& then,
+                            const std::vector<std::string>& now) {
+  const bool revisions = std::all_of(then.begin(), then.end(), [](const std::string& name) {
+    const auto at = name.rfind("_r");
+    return at != std::string::npos && at + 2 < name.size() &&
+           name.find_first_not_of("0123456789", at + 2) == std::string::npos;
+  });
+  if (!revisions)
+    return "the run's build recorded no kernel revisions (it predates 2026-12-05), and the SIMD "
+           "kernels' last bits have changed since";
+  if (then != now)
+    return "the kernels differ: another CPU path, or another revision (_rN) of the same path, "
+           "rounds differently";
+  return "the same kernels made both runs: on another CPU the network's arithmetic (LibTorch) can "
+         "round differently; on the same machine and build this is a bug";
+}
 
 void run_rerun(const RerunCli& cli) {
   const std::string db = cli.db.empty() ? storage::default_database_path() : cli.db;
@@ -82,9 +102,10 @@ void run_rerun(const RerunCli& cli) {
       list += fmt::format(" s{}", differ[i]);
     std::cerr << fmt::format(
         "rerun: differing sequences:{}{}\nrerun: kernels then: {}\nrerun: kernels now:  {}\n"
+        "rerun: {}\n"
         "rerun: for bit-identical reruns use --consistent (reference kernels) for both runs\n",
         list, differ.size() > 20 ? " ..." : "", fmt::join(original.kernels, ","),
-        fmt::join(outcome.kernels, ","));
+        fmt::join(outcome.kernels, ","), kernels_verdict(original.kernels, outcome.kernels));
   }
   if (outcome.status != "completed")
     command_exit_code() = kExitInterrupted;

@@ -179,7 +179,7 @@ int Kernels::threads() const { return impl_->pool ? impl_->pool->threads() : 1; 
 std::string Kernels::kernel_name(KernelOp op, std::size_t k) const {
   const std::string layout = impl_->table->layout(k, impl_->wide);
   return std::string(op_name(op)) + "_f32_" + isa_name(isa()) +
-         (layout.empty() ? "" : "_" + layout);
+         (layout.empty() ? "" : "_" + layout) + "_r" + std::to_string(impl_->table->revision);
 }
 
 void Kernels::softmax(ConstRows x, Rows y) const {

@@ -43,7 +43,8 @@ first = runs[1]
 assert first["status"] == "completed" and first["completed"] == 6 and first["requested"] == 6
 assert first["tags"] == ["screen"] and first["notes"] == "a note"
 assert first["seed"] == 5 and first["method"] == "gsfm" and len(first["model_hash"]) == 16
-assert all(k.endswith(("_k4", "_ref")) for k in first["kernels"]), first["kernels"]
+import re
+assert all(re.search(r"_(k4|ref)_r[0-9]+$", k) for k in first["kernels"]), first["kernels"]
 PY
   "$G" runs list --db r.sqlite --tag screen | grep -q first || fail "list --tag"
   [[ $("$G" runs list --db r.sqlite --tag nothing) == "no runs"* ]] || fail "empty filter"
@@ -122,6 +123,27 @@ print(json.load(sys.stdin)['model_hash'])")
   python3 -c "import json; j=json.load(open('rerun.json')); assert j['identical']==3, j"
   [[ $("$G" runs list --db r.sqlite --json | python3 -c "import json,sys; \
 print(len(json.load(sys.stdin)))") == 2 ]] || fail "refused reruns must store nothing"
+  ;;
+
+rerun_differs)
+  # A rerun whose sequences differ from the stored ones says why from the kernel names of both
+  # runs. The store is edited to stand for each case: a stored sequence altered (as if computed
+  # with other bits), then the kernel names of another revision, then of a build before revisions.
+  "$G" "${GEN[@]}" --n 2 --seed 4 --db r.sqlite --name orig >/dev/null 2>&1
+  sql() { python3 -c "import sqlite3,sys; c=sqlite3.connect('r.sqlite'); c.execute(sys.argv[1]); \
+c.commit()" "$1"; }
+  sql "UPDATE sequences SET text = (CASE substr(text, 1, 1) WHEN 'A' THEN 'C' ELSE 'A' END) ||
+       substr(text, 2) WHERE idx = 1"
+  expect_rc 0 "$G" rerun orig --db r.sqlite --quiet
+  grep -q "differing sequences: s1$" err.txt || { cat err.txt; fail "differing sequence not named"; }
+  grep -q "the same kernels made both runs" err.txt || { cat err.txt; fail "same kernels"; }
+  expect_rc 2 "$G" rerun orig --db r.sqlite --quiet --check
+  sql "UPDATE runs SET kernels = replace(kernels, '_r1', '_r0') WHERE name = 'orig'"
+  expect_rc 0 "$G" rerun orig --db r.sqlite --quiet
+  grep -q "another revision (_rN) of the same path" err.txt || { cat err.txt; fail "revision"; }
+  sql "UPDATE runs SET kernels = replace(kernels, '_r0', '') WHERE name = 'orig'"
+  expect_rc 0 "$G" rerun orig --db r.sqlite --quiet
+  grep -q "recorded no kernel revisions" err.txt || { cat err.txt; fail "no revision"; }
   ;;
 
 shards)

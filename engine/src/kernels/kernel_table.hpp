@@ -38,6 +38,11 @@ struct KernelTable {
   // Layout suffix naming the variant that handles width k ("k4", "lanes", "rows_3pass", ...;
   // empty for the reference, which has one layout).
   const char* (*layout)(std::size_t k, WideAlgorithm wide);
+  // Revision of the path's output bits, part of every kernel name ("_r1"), so that a stored run
+  // names the bits that made it: raise it with any change that alters a single output bit of the
+  // path (tests/engine/test_kernel_revision.cpp pins a hash of each path's outputs per revision
+  // and fails until both move together).
+  int revision;
 };
 
 const KernelTable& reference_table();

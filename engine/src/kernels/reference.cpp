@@ -75,7 +75,8 @@ const KernelTable& reference_table() {
   static const KernelTable table{
       Isa::reference,
       {softmax_ref, log_softmax_ref, logsumexp_ref, gumbel_softmax_ref, flow_step_ref},
-      reference_layout};
+      reference_layout,
+      1};  // revision 1: as of 2026-12-05; earlier builds recorded no revision
   return table;
 }
 

@@ -710,12 +710,13 @@ const char* simd_layout(std::size_t k, WideAlgorithm w) {
 }
 
 template <class V>
-KernelTable make_table(gsflow::engine::Isa isa) {
+KernelTable make_table(gsflow::engine::Isa isa, int revision) {
   return KernelTable{isa,
                      {run_op<V, PlainSource, SoftmaxSink>, run_op<V, PlainSource, LogSoftmaxSink>,
                       run_op<V, PlainSource, LogSumExpSink>, run_op<V, GumbelSource, SoftmaxSink>,
                       run_op<V, FlowSource, SoftmaxSink>},
-                     simd_layout};
+                     simd_layout,
+                     revision};
 }
 
 }  // namespace

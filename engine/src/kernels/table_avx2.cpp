@@ -5,7 +5,9 @@
 namespace gsflow::engine::kernels {
 
 const KernelTable* avx2_table() {
-  static const KernelTable table = make_table<Avx2>(Isa::avx2);
+  // Revision 1: the kernels of 2026-12-05 (the table exp, NaN rows); earlier builds recorded no
+  // revision. simd_math.hpp and simd_softmax.hpp are shared: a change there moves both paths.
+  static const KernelTable table = make_table<Avx2>(Isa::avx2, 1);
   return &table;
 }
 

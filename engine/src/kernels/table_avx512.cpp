@@ -5,7 +5,9 @@
 namespace gsflow::engine::kernels {
 
 const KernelTable* avx512_table() {
-  static const KernelTable table = make_table<Avx512>(Isa::avx512);
+  // Revision 1: the kernels of 2026-12-05 (the table exp, NaN rows); earlier builds recorded no
+  // revision. simd_math.hpp and simd_softmax.hpp are shared: a change there moves both paths.
+  static const KernelTable table = make_table<Avx512>(Isa::avx512, 1);
   return &table;
 }
 

@@ -76,8 +76,9 @@ class Kernels {
 
   Isa isa() const;
   int threads() const;
-  // Name of the kernel variant that runs `op` for rows of width k, e.g. "softmax_f32_avx512_k4";
-  // stored with every run so that results can be traced to code.
+  // Name of the kernel variant that runs `op` for rows of width k, e.g. "softmax_f32_avx512_k4_r1":
+  // op, path, layout and the revision of the path's output bits (raised whenever they change).
+  // Stored with every run, so that two runs with equal names were computed with equal bits.
   std::string kernel_name(KernelOp op, std::size_t k) const;
 
   // y = softmax(x) per row.
