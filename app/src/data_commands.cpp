@@ -25,6 +25,7 @@
 #include "gsflow/engine/blast_db.hpp"
 #include "gsflow/engine/errors.hpp"
 #include "gsflow/engine/fasta.hpp"
+#include "gsflow/engine/hash.hpp"
 
 namespace gsflow::app {
 
@@ -39,23 +40,10 @@ using nlohmann::ordered_json;
 enum Split : int { kTrain = 0, kValidation = 1, kTest = 2 };
 constexpr std::array<const char*, 3> kSplitNames{"train", "validation", "test"};
 
-// splitmix64 finaliser: a well-mixed 64-bit hash step.
-std::uint64_t mix64(std::uint64_t x) {
-  x += 0x9E3779B97F4A7C15ULL;
-  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
-  x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
-  return x ^ (x >> 31);
-}
-
 // The seeded hash every random-looking choice uses: mix64(FNV-1a-64(text) ^ mix64(seed)). Fixed
 // here so that a seed recorded in a manifest reproduces the same selection on any machine.
 std::uint64_t seeded_hash(std::uint64_t seed, std::string_view text) {
-  std::uint64_t h = 0xCBF29CE484222325ULL;
-  for (const char c : text) {
-    h ^= static_cast<unsigned char>(c);
-    h *= 0x100000001B3ULL;
-  }
-  return mix64(h ^ mix64(seed));
+  return engine::mix64(engine::fnv1a64(text.data(), text.size()) ^ engine::mix64(seed));
 }
 
 std::string upper(std::string s) {

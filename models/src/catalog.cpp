@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "checkpoint.hpp"
+#include "gsflow/engine/hash.hpp"
 #include "gsflow/models/model.hpp"
 
 namespace gsflow::models {
@@ -56,7 +57,7 @@ std::string resolve_model(const std::string& name, const std::string& method) {
 std::string content_hash(std::string_view bytes) {
   char buf[17];
   std::snprintf(buf, sizeof buf, "%016llx",
-                static_cast<unsigned long long>(fnv1a64(bytes.data(), bytes.size())));
+                static_cast<unsigned long long>(engine::fnv1a64(bytes.data(), bytes.size())));
   return buf;
 }
 

@@ -9,6 +9,7 @@
 #include <iterator>
 #include <sstream>
 
+#include "gsflow/engine/hash.hpp"
 #include "gsflow/models/model.hpp"
 
 namespace gsflow::models {
@@ -51,15 +52,6 @@ class Reader {
 };
 }  // namespace
 
-std::uint64_t fnv1a64(const void* data, std::size_t size, std::uint64_t hash) {
-  const auto* p = static_cast<const unsigned char*>(data);
-  for (std::size_t i = 0; i < size; ++i) {
-    hash ^= p[i];
-    hash *= 0x100000001b3ull;
-  }
-  return hash;
-}
-
 std::string checkpoint_bytes(const CheckpointData& data) {
   std::string out(kMagic, sizeof kMagic);
   for (int i = 0; i < 4; ++i)
@@ -73,7 +65,7 @@ std::string checkpoint_bytes(const CheckpointData& data) {
   };
   section("metadata", data.metadata);
   for (const auto& [name, bytes] : data.sections) section(name, bytes);
-  put_u64(out, fnv1a64(out.data(), out.size()));
+  put_u64(out, engine::fnv1a64(out.data(), out.size()));
   return out;
 }
 
@@ -125,7 +117,7 @@ CheckpointData read_checkpoint_bytes(std::string_view bytes, const std::string& 
   }
   const std::size_t end = r.pos();
   const std::uint64_t stored = r.u64("checksum");
-  if (stored != fnv1a64(bytes.data(), end))
+  if (stored != engine::fnv1a64(bytes.data(), end))
     throw ModelError(file + ": corrupt checkpoint (checksum mismatch)");
   if (r.pos() != bytes.size())
     throw ModelError(file + ": trailing bytes after the checkpoint checksum");

@@ -29,8 +29,4 @@ std::string checkpoint_bytes(const CheckpointData& data);
 // A section named "metadata" goes to CheckpointData::metadata; of repeated names the last wins.
 CheckpointData read_checkpoint_bytes(std::string_view bytes, const std::string& name);
 
-// FNV-1a 64 (also used for data hashes).
-std::uint64_t fnv1a64(const void* data, std::size_t size,
-                      std::uint64_t hash = 0xcbf29ce484222325ull);
-
 }  // namespace gsflow::models

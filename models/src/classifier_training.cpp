@@ -11,8 +11,11 @@
 #include "checkpoint.hpp"
 #include "classifier_impl.hpp"
 #include "gsflow/engine/classification_metrics.hpp"
+#include "gsflow/engine/hash.hpp"
 
 namespace gsflow::models {
+
+using engine::fnv1a64;
 
 std::string labelled_dataset_hash(const LabelledDataset& data) {
   std::uint64_t h = fnv1a64(&data.data.length, sizeof data.data.length);

@@ -8,9 +8,12 @@
 #include <sstream>
 
 #include "checkpoint.hpp"
+#include "gsflow/engine/hash.hpp"
 #include "model_impl.hpp"
 
 namespace gsflow::models {
+
+using engine::fnv1a64;
 
 std::string dataset_hash(const Dataset& data) {
   std::uint64_t h = fnv1a64(&data.length, sizeof data.length);

@@ -1,7 +1,6 @@
 // libFuzzer target for the checkpoint container (models/src/checkpoint.hpp): the input is a whole
 // checkpoint file. Expected failures are ModelError naming the file; a file that reads must write
 // back to bytes that read to the same data. No LibTorch: only checkpoint.cpp is linked.
-#include "fuzz_check.hpp"
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -10,6 +9,8 @@
 #include <string_view>
 
 #include "checkpoint.hpp"
+#include "fuzz_check.hpp"
+#include "gsflow/engine/hash.hpp"
 #include "gsflow/models/model.hpp"
 
 namespace {
@@ -45,7 +46,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   // unexplored: read it a second time with its last 8 bytes set to the checksum of the rest.
   if (size >= 8) {
     std::string fixed(bytes);
-    std::uint64_t sum = gsflow::models::fnv1a64(fixed.data(), size - 8);
+    std::uint64_t sum = gsflow::engine::fnv1a64(fixed.data(), size - 8);
     for (std::size_t i = 0; i < 8; ++i) {
       fixed[size - 8 + i] = static_cast<char>(sum & 0xff);
       sum >>= 8;
