@@ -3,13 +3,14 @@
 // points at the same checkpoint elsewhere (moved, or a bundled model's earlier version kept
 // aside); its hash must still be the recorded one.
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <iostream>
+#include <nlohmann/json.hpp>
 
 #include "generation_run.hpp"
 #include "global_options.hpp"
+#include "gsflow/engine/kernels.hpp"
 #include "interrupt.hpp"
 #include "model_commands.hpp"
 #include "run_records.hpp"
@@ -28,9 +29,7 @@ struct RerunCli {
 std::string kernels_verdict(const std::vector<std::string>& then,
                             const std::vector<std::string>& now) {
   const bool revisions = std::all_of(then.begin(), then.end(), [](const std::string& name) {
-    const auto at = name.rfind("_r");
-    return at != std::string::npos && at + 2 < name.size() &&
-           name.find_first_not_of("0123456789", at + 2) == std::string::npos;
+    return engine::kernel_name_revision(name).has_value();
   });
   if (!revisions)
     return "the run's build recorded no kernel revisions (it predates 2026-12-05), and the SIMD "

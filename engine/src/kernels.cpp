@@ -176,6 +176,17 @@ Kernels& Kernels::operator=(Kernels&&) noexcept = default;
 Isa Kernels::isa() const { return impl_->table->isa; }
 int Kernels::threads() const { return impl_->pool ? impl_->pool->threads() : 1; }
 
+std::optional<int> kernel_name_revision(std::string_view name) {
+  const std::size_t at = name.rfind("_r");
+  if (at == std::string_view::npos || at + 2 == name.size()) return std::nullopt;
+  int revision = 0;
+  for (const char c : name.substr(at + 2)) {
+    if (c < '0' || c > '9') return std::nullopt;
+    revision = 10 * revision + (c - '0');
+  }
+  return revision;
+}
+
 std::string Kernels::kernel_name(KernelOp op, std::size_t k) const {
   const std::string layout = impl_->table->layout(k, impl_->wide);
   return std::string(op_name(op)) + "_f32_" + isa_name(isa()) +

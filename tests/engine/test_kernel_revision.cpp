@@ -14,6 +14,7 @@
 #include <cstring>
 #include <limits>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -128,9 +129,9 @@ class KernelRevision : public ::testing::TestWithParam<kt::PathSpec> {
 TEST_P(KernelRevision, OutputBitsAreThoseRecordedForTheRevision) {
   const Kernels kern(GetParam().options);
   const std::string name = kern.kernel_name(KernelOp::softmax, 4);
-  const std::size_t at = name.rfind("_r");
-  ASSERT_NE(at, std::string::npos) << name << " names no revision";
-  const std::string key = std::string(isa_name(GetParam().isa)) + name.substr(at);
+  const std::optional<int> revision = kernel_name_revision(name);
+  ASSERT_TRUE(revision) << name << " names no revision";
+  const std::string key = std::string(isa_name(GetParam().isa)) + "_r" + std::to_string(*revision);
   // Both wide algorithms: the revision covers the forced one too.
   KernelOptions two_pass = GetParam().options;
   two_pass.wide = WideAlgorithm::two_pass;

@@ -746,6 +746,10 @@ TEST_P(KernelPath, KernelNameNamesPathAndOp) {
         EXPECT_EQ(name.find("avx512"), std::string::npos);
       }
       EXPECT_NE(name.find(op_name(op)), std::string::npos) << "name lacks the op name";
+      EXPECT_EQ(kernel_name_revision(name),
+                kernel_name_revision(kern.kernel_name(KernelOp::softmax, 4)))
+          << "one path, one revision";
+      EXPECT_TRUE(kernel_name_revision(name)) << "name lacks the revision";
     }
 }
 
@@ -753,6 +757,16 @@ INSTANTIATE_TEST_SUITE_P(Paths, KernelPath, ::testing::ValuesIn(all_paths()), pa
 
 // ------------------------------------------------------------------------------------------------
 // Path-independent checks
+
+TEST(KernelsBasics, RevisionOfAKernelName) {
+  EXPECT_EQ(kernel_name_revision("softmax_f32_avx512_k4_r1"), 1);
+  EXPECT_EQ(kernel_name_revision("flow_step_f32_avx2_rows_3pass_r12"), 12);
+  // Names recorded before revisions: "_ref" and "_rows_..." are not revisions.
+  EXPECT_EQ(kernel_name_revision("softmax_f32_ref"), std::nullopt);
+  EXPECT_EQ(kernel_name_revision("softmax_f32_avx2_rows_3pass"), std::nullopt);
+  EXPECT_EQ(kernel_name_revision("softmax_f32_avx2_k4"), std::nullopt);
+  EXPECT_EQ(kernel_name_revision("softmax_f32_avx2_k4_r"), std::nullopt);
+}
 
 TEST(KernelsBasics, IsaNamesAndSupport) {
   EXPECT_STREQ(isa_name(Isa::avx2), "avx2");

@@ -41,7 +41,9 @@ struct KernelTable {
   // Revision of the path's output bits, part of every kernel name ("_r1"), so that a stored run
   // names the bits that made it: raise it with any change that alters a single output bit of the
   // path (tests/engine/test_kernel_revision.cpp pins a hash of each path's outputs per revision
-  // and fails until both move together).
+  // and fails until both move together). simd_math.hpp and simd_softmax.hpp serve both vector
+  // paths: a change there moves both. Revision 1 is the first recorded (2026-12-05: the table exp,
+  // NaN rows); earlier builds recorded names without one.
   int revision;
 };
 

@@ -76,7 +76,7 @@ const KernelTable& reference_table() {
       Isa::reference,
       {softmax_ref, log_softmax_ref, logsumexp_ref, gumbel_softmax_ref, flow_step_ref},
       reference_layout,
-      1};  // revision 1: as of 2026-12-05; earlier builds recorded no revision
+      1};  // the revision of this path's output bits (KernelTable::revision)
   return table;
 }
 

@@ -5,8 +5,7 @@
 namespace gsflow::engine::kernels {
 
 const KernelTable* avx2_table() {
-  // Revision 1: the kernels of 2026-12-05 (the table exp, NaN rows); earlier builds recorded no
-  // revision. simd_math.hpp and simd_softmax.hpp are shared: a change there moves both paths.
+  // The revision of this path's output bits (KernelTable::revision).
   static const KernelTable table = make_table<Avx2>(Isa::avx2, 1);
   return &table;
 }

@@ -5,7 +5,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
+#include <string_view>
 
 namespace gsflow::engine {
 
@@ -62,6 +64,10 @@ struct KernelOptions {
 // The operations the kernels provide (used for naming and benchmarking).
 enum class KernelOp { softmax, log_softmax, logsumexp, gumbel_softmax, flow_step };
 const char* op_name(KernelOp op);
+
+// The revision a kernel name ends in ("softmax_f32_avx512_k4_r1" -> 1); none for names recorded
+// before revisions were (e.g. "softmax_f32_ref", "softmax_f32_avx2_rows_3pass").
+std::optional<int> kernel_name_revision(std::string_view name);
 
 // Dispatching front end. Thread-safe for concurrent const calls. Shapes are checked and a mismatch
 // throws std::invalid_argument naming the argument; every row must hold at least one finite value
