@@ -54,8 +54,9 @@ const KernelTable* avx512_table();
 
 // The large-K algorithm used when the caller asks for `automatic`: three-pass measured 1.1-1.3x
 // faster than two-pass at K = 50,000 out of cache on AVX-512 and 1.6-1.7x on AVX2
-// (docs/benchmarks.md): its passes after the first re-read a row that is still in L2, and it
-// needs one exp per element where the online normaliser needs three.
+// (docs/benchmarks.md, "Large K"; earlier series in docs/notes/2026-12-kernel-tuning.md): its
+// passes after the first re-read a row that is still in L2, and it needs one exp per element
+// where the online normaliser needs three.
 inline WideAlgorithm resolve_wide(WideAlgorithm w) {
   return w == WideAlgorithm::automatic ? WideAlgorithm::three_pass : w;
 }

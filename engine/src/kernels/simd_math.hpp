@@ -35,7 +35,7 @@ namespace {
 //   is one fused multiply-add S q + S.
 // Against the form it replaced (Cephes' reduction, a degree-6 polynomial on |r| <= ln 2 / 2, then
 // 2^n) this takes 6 (AVX-512) or 7 (AVX2) multiply-type operations where that took 9, and measured
-// up to 1.1x faster (docs/benchmarks.md, "Table exp"). Every kernel passes z - max
+// up to 1.1x faster (docs/notes/2026-12-kernel-tuning.md, "Table exp"). Every kernel passes z - max
 // <= 0 or, summing unshifted, an argument clamped by vexp_ceiling. -inf, and anything below
 // -88.07 (a <= -128), gives exactly 0: the clamp at -104 keeps a finite, and a <= -128 makes the
 // bits negative, which the integer max turns into 0. Between -88.07 and -87.34 (a = -127, exp below

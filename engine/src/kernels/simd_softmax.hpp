@@ -221,9 +221,9 @@ GSFLOW_SIMD_INLINE void lane_exp_sums(LaneSums<V, C, U>& t) {
     return 1;
   }();
   for (int i = 0; i < U * C; i += kChunk) vexp_n<V, kChunk>(&t.e[0][0] + i);
-  // At K = 4 the sum is e itself (0 + e is the same: exp never gives -0). For C > 1 starting from e
-  // too measured slower out of cache at K = 64 (3.0 -> 2.5 elements/ns): GCC schedules the loads
-  // differently.
+  // At K = 4 the sum is e itself (0 + e is the same: exp never gives -0). For C > 1 the sum starts
+  // from zero: starting from e measured slower out of cache (docs/notes/2026-12-kernel-tuning.md,
+  // "Measurements formerly in code comments").
   for (int u = 0; u < U; ++u) s[u] = C == 1 ? t.e[u][0] : V::zero();
   for (int j = C == 1 ? 1 : 0; j < C; ++j)
     for (int u = 0; u < U; ++u) s[u] = V::add(s[u], t.e[u][j]);
@@ -237,11 +237,9 @@ GSFLOW_SIMD_INLINE void lane_exp_sums(LaneSums<V, C, U>& t) {
   }
 }
 
-// Where the rows are summed unshifted first. Not for Gumbel-softmax and the flow step at K = 4 on
-// AVX-512: unshifted, the flow step measured 1.09x in cache but 0.83x out of cache, Gumbel-softmax
-// 1.01x (scripts/kernel-ab). Softmax there had lost out of cache too (5.3 -> 3.9 elements/ns) while
-// it took 8 blocks per group and spilled; with 4 it gains 1.13-1.15x in cache and 1.05-1.08x out
-// of cache. Every other case measured faster either way.
+// Where the rows are summed unshifted first: everywhere but Gumbel-softmax and the flow step at
+// K = 4 on AVX-512, where unshifted sums measured slower out of cache
+// (docs/notes/2026-12-kernel-tuning.md, "Unshifted sums" and "Spills out of cache").
 template <class V, class Src, class Snk>
 constexpr bool lane_unshifted(int c) {
   return !(V::W == 16 && c == 1 && Snk::needs_exp && Src::expensive);
@@ -336,10 +334,9 @@ constexpr auto kRowFactorIndex = [] {
 // lane_outputs for lane_reread(): each block's G rows are C whole registers in memory, read again
 // and written with one load, permute, subtract and store each, instead of keeping z = x in
 // registers until the outputs (two groups' worth, pipelined) and storing it 16 bytes at a time.
-// With m = 0 the outputs are the same bits as lane_outputs'. Log-softmax K = 20 against keeping z
-// (scripts/kernel-ab): AVX-512 1.20-1.34x in cache and 1.03-1.11x out of cache (1.20x and 1.06x
-// of it with one block per group as before, the rest from two), AVX2 1.04x and 1.02x. At K = 4,
-// where z is one plain load anyway, 0.87x in cache: hence c > 1 in lane_reread().
+// With m = 0 the outputs are the same bits as lane_outputs'. Faster than keeping z at K = 20 on
+// both paths; slower at K = 4, where z is one plain load anyway: hence c > 1 in lane_reread()
+// (docs/notes/2026-12-kernel-tuning.md, "Log-softmax outputs re-read").
 template <class V, int C, int U, class Snk>
 GSFLOW_SIMD_INLINE void lane_outputs_reread(const LaneBlock* b, const LaneSums<V, C, U>& t) {
   typename V::F factors[t.P];
@@ -379,19 +376,13 @@ GSFLOW_SIMD_INLINE void lane_blocks(const Src& src, const LaneBlock* b) {
 }
 
 // Blocks of the lanes layout processed together: enough independent chains to cover latency, few
-// enough registers not to spill (measured with gsflow-microbench over K = 4..64). Expensive
-// sources (Philox and two logs, or a log), softmax and logsumexp (one output per row) keep up to
-// 12 registers in flight, log-softmax (z - m and its exp both live until the outputs: keeps_z) 8;
-// logsumexp at K = 20 on AVX-512 with 2 blocks instead of 1: 1.22x, log-softmax 0.92x. Log-softmax
-// whose outputs re-read x (lane_reread) does not keep z: 12. Gumbel-softmax on AVX-512: 0.70 ->
-// 1.05 elements/ns at K = 4 (U = 8), 0.79 -> 1.20 at K = 20 (U = 2); 16 registers spill. Plain
-// sources at K = 4 take 4 blocks on AVX-512. Against 8 (scripts/kernel-ab): out of cache softmax
-// 1.09-1.31x and log-softmax 1.08-1.20x, in cache 0.92-1.00x and 1.05-1.11x, logsumexp equal; eight
-// spilled (softmax: 109 stack accesses of zmm registers, now 5), which costs little in cache but
-// much out of cache, and had measured 1.00-1.06x in cache only. Two: 0.7-0.9x. AVX2 (16 registers):
-// two blocks of plain sources up to K = 32; at K = 4 four. With the polynomial exp, eight had paid
-// where the factor is a log (log-softmax 1.14x, logsumexp 1.17x against four); with the table exp
-// (simd_math.hpp), four does: log-softmax 1.07x in cache and 1.12x out of cache, logsumexp 1.05x.
+// enough registers not to spill. Expensive sources (Philox and two logs, or a log), softmax and
+// logsumexp (one output per row) keep up to 12 registers in flight, log-softmax (z - m and its exp
+// both live until the outputs: keeps_z) 8; log-softmax whose outputs re-read x (lane_reread) does
+// not keep z: 12; 16 registers spill. Plain sources at K = 4 take 4 blocks on AVX-512 (eight
+// spilled, which costs much out of cache). AVX2 (16 registers): two blocks of plain sources up to
+// K = 32; at K = 4 four. Measurements: docs/notes/2026-12-kernel-tuning.md ("Eight blocks at
+// K = 4 for every op", "Spills out of cache", "Table exp").
 template <class V>
 constexpr int lane_unroll(bool expensive, bool sink_needs_exp, bool keeps_z, int c) {
   if (!expensive && c == 1) return 4;
@@ -403,9 +394,8 @@ constexpr int lane_unroll(bool expensive, bool sink_needs_exp, bool keeps_z, int
 }
 
 // Whether lanes() overlaps one group's sums with the previous group's outputs, which holds two
-// groups' registers: measured faster wherever both fit (regs = U * C <= 12) on AVX-512 (softmax
-// K = 20: 3.7 -> 4.7 elements/ns; K = 64 spills: 3.9 -> 2.7). On AVX2 it pays only for a log
-// factor (log-softmax K = 4: 1.2 -> 1.95) and costs softmax and Gumbel-softmax 5-15 %.
+// groups' registers: faster wherever both fit (regs = U * C <= 12) on AVX-512; on AVX2 only for
+// a log factor (docs/notes/2026-12-kernel-tuning.md, "AVX2 at K = 4").
 template <class V>
 constexpr bool lane_pipelined(int regs, bool log_factor) {
   return regs <= 12 && (V::W == 16 || log_factor);
@@ -414,12 +404,9 @@ constexpr bool lane_pipelined(int regs, bool log_factor) {
 // Software prefetch in the lanes loop: each group asks for every line kPrefetchAhead bytes past its
 // own in x (and p) and, with intent to write, in y, where these are contiguous (rows exactly K
 // floats apart) and x holds at least kPrefetchMinBytes; below that the batch is in cache, and the
-// prefetches would only cost instructions. Against none (scripts/kernel-ab, three series, out of
-// cache, AVX-512): softmax K = 4 1.09-1.13x, K = 12 1.02-1.36x, K = 20 1.06-1.22x, K = 64
-// 1.65-1.87x; log-softmax K = 4 1.08-1.16x, K = 20 1.07-1.14x; flow step 1.21-1.39x; Gumbel-softmax
-// K = 20 1.06-1.11x; AVX2 0.98-1.08x; in cache 0.99-1.01x. 2 KiB ahead: 0.83-0.98x of 4 KiB; 8 or
-// 12 KiB: the same as 4. One prefetch per group and stream instead of one per line: 0.60-0.95x.
-// Logsumexp (x only, one float out per row) lost 0.93-0.94x: per-element sinks only.
+// prefetches would only cost instructions. Per-element sinks only (logsumexp lost with it). The
+// distance, 4 KiB, and one prefetch per line were chosen by measurement
+// (docs/notes/2026-12-kernel-tuning.md, "Software prefetch out of cache").
 constexpr std::size_t kPrefetchAhead = 4096;
 constexpr std::size_t kPrefetchMinBytes = std::size_t{1} << 20;
 
@@ -428,11 +415,8 @@ constexpr bool lane_dense_width(int c) { return c == 1 || c == 5; }
 
 // kDense (lane_dense_width): rows of x, p and y exactly K floats apart, the usual contiguous batch.
 // The strides are then constants, so block pointers take no multiplies and, at K = 4, a block is
-// one plain load or store without a run-time branch. Against run-time strides (scripts/kernel-ab,
-// two series each): K = 4 AVX-512 softmax 1.10-1.18x in cache and 1.05x out of cache,
-// log-softmax 1.02-1.04x and 1.04x; AVX2 log-softmax 1.08-1.15x and 1.10x, softmax 1.02-1.04x
-// and 1.07x. K = 20 AVX-512 softmax 1.09-1.13x and 1.06-1.11x, log-softmax 0.99-1.01x
-// and 1.05-1.07x; AVX2 1.03-1.09x. Each width costs 70-90 KB of code per path.
+// one plain load or store without a run-time branch. Each width costs 70-90 KB of code per path
+// (docs/notes/2026-12-kernel-tuning.md, "Dense batches at K = 4 and 20").
 template <class V, int C, class Src, class Snk, bool kDense = false>
 void lanes(const RowArgs& a, const Src& src) {
   constexpr int G = V::G;
@@ -472,10 +456,8 @@ void lanes(const RowArgs& a, const Src& src) {
   };
   // Groups run in chunks of up to 64. A group with a row that needs its maximum subtracted
   // (lane_sums) writes nothing in the loop and is redone after the chunk. Everything here is
-  // inlined, at the cost of code size (AVX2 tables 1.09 -> 1.55 MB): calling lane_blocks() out of
-  // line inside the loop made GCC keep the loop's registers in memory (softmax K = 4: 0.64x), after
-  // the loop it cost the AVX2 flow step at K = 64 13-36 %, and with the hot loop in a function of
-  // its own, AVX2 log-softmax at K = 4 12 % (docs/benchmarks.md).
+  // inlined, at the cost of code size: each way of calling part of it out of line measured slower
+  // (docs/notes/2026-12-kernel-tuning.md, "Measurements formerly in code comments").
   while (r0 < groups_end) {
     const std::size_t begin = r0, end = std::min(groups_end, begin + 64 * kGroup);
     std::uint64_t redo = 0;
@@ -493,12 +475,10 @@ void lanes(const RowArgs& a, const Src& src) {
       // Two named slots (not an array indexed at run time, which would live in memory).
       LaneBlock b0[U], b1[U];
       LaneSums<V, C, U> t0, t1;
-      // The three calls of sums below are inlined for one-register blocks (K = 4; AVX-512 flow
-      // step 1.21x, Gumbel-softmax 1.07x, docs/benchmarks.md) and for plain sources. Left to GCC,
-      // it called softmax's sums out of line at K = 12, 20 and 24 on AVX-512, writing t to memory
-      // and reading it back: forced, 1.37x, 1.22x, 1.10x in cache and 1.17x, 1.10x, 1.02x out of
-      // cache (scripts/kernel-ab; before the unshifted sums it spilled instead, K = 20 0.81x).
-      // For the expensive sources GCC keeps deciding.
+      // The three calls of sums below are inlined for one-register blocks (K = 4) and for plain
+      // sources, where GCC had called them out of line, writing t to memory and reading it back;
+      // for the expensive sources GCC keeps deciding (docs/notes/2026-12-kernel-tuning.md,
+      // "Inlining the pipelined K = 4 loop" and "Spills out of cache").
       auto sums_body = [&](LaneBlock* b, LaneSums<V, C, U>& t) GSFLOW_SIMD_LAMBDA_INLINE {
         prefetch_group(r0);
         for (int u = 0; u < U; ++u) b[u] = block(r0 + u * G);
