@@ -6,15 +6,9 @@
 
 namespace gsflow::engine {
 
-const char* interpolant_name(Interpolant interpolant) {
-  return interpolant == Interpolant::paper ? "paper" : "consistent";
-}
-
+const char* interpolant_name(Interpolant interpolant) { return kInterpolantNames.name(interpolant); }
 Interpolant parse_interpolant(const std::string& text, const std::string& field) {
-  if (text == "paper") return Interpolant::paper;
-  if (text == "consistent") return Interpolant::consistent;
-  throw std::invalid_argument(field + ": unknown interpolant '" + text +
-                              "' (expected paper or consistent)");
+  return kInterpolantNames.parse(text, field);
 }
 
 Path::Path(const PathOptions& options) : options_(options) {

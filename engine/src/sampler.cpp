@@ -11,43 +11,17 @@
 
 namespace gsflow::engine {
 
-const char* method_name(Method method) {
-  switch (method) {
-    case Method::gsfm:
-      return "gsfm";
-    case Method::gssm:
-      return "gssm";
-    case Method::linear:
-      return "linear";
-  }
-  return "?";
-}
-
+const char* method_name(Method method) { return kMethodNames.name(method); }
 Method parse_method(const std::string& text, const std::string& field) {
-  if (text == "gsfm") return Method::gsfm;
-  if (text == "gssm") return Method::gssm;
-  if (text == "linear") return Method::linear;
-  throw std::invalid_argument(field + ": unknown method '" + text +
-                              "' (expected gsfm, gssm or linear)");
+  return kMethodNames.parse(text, field);
 }
-
-const char* integrator_name(Integrator integrator) {
-  return integrator == Integrator::euler ? "euler" : "exponential";
-}
-
+const char* integrator_name(Integrator integrator) { return kIntegratorNames.name(integrator); }
 Integrator parse_integrator(const std::string& text, const std::string& field) {
-  if (text == "exponential") return Integrator::exponential;
-  if (text == "euler") return Integrator::euler;
-  throw std::invalid_argument(field + ": unknown integrator '" + text +
-                              "' (expected exponential or euler)");
+  return kIntegratorNames.parse(text, field);
 }
-
-const char* decode_name(Decode decode) { return decode == Decode::x ? "x" : "xhat"; }
-
+const char* decode_name(Decode decode) { return kDecodeNames.name(decode); }
 Decode parse_decode(const std::string& text, const std::string& field) {
-  if (text == "xhat") return Decode::xhat;
-  if (text == "x") return Decode::x;
-  throw std::invalid_argument(field + ": unknown decode '" + text + "' (expected xhat or x)");
+  return kDecodeNames.parse(text, field);
 }
 
 namespace {

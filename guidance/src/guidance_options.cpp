@@ -9,31 +9,13 @@
 
 namespace gsflow::guidance {
 
-const char* gamma_schedule_name(GammaSchedule schedule) {
-  switch (schedule) {
-    case GammaSchedule::rising: return "rising";
-    case GammaSchedule::falling: return "falling";
-    default: return "constant";
-  }
-}
-
+const char* gamma_schedule_name(GammaSchedule schedule) { return kGammaScheduleNames.name(schedule); }
 GammaSchedule parse_gamma_schedule(const std::string& text, const std::string& field) {
-  if (text == "constant") return GammaSchedule::constant;
-  if (text == "rising") return GammaSchedule::rising;
-  if (text == "falling") return GammaSchedule::falling;
-  throw std::invalid_argument(field + ": unknown schedule '" + text +
-                              "' (expected constant, rising or falling)");
+  return kGammaScheduleNames.parse(text, field);
 }
-
-const char* guide_from_name(GuideFrom from) {
-  return from == GuideFrom::prediction ? "prediction" : "state";
-}
-
+const char* guide_from_name(GuideFrom from) { return kGuideFromNames.name(from); }
 GuideFrom parse_guide_from(const std::string& text, const std::string& field) {
-  if (text == "state") return GuideFrom::state;
-  if (text == "prediction") return GuideFrom::prediction;
-  throw std::invalid_argument(field + ": unknown source '" + text +
-                              "' (expected state or prediction)");
+  return kGuideFromNames.parse(text, field);
 }
 
 GuideTerm parse_guide_term(const std::string& text) {

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "gsflow/engine/sequence_metrics.hpp"
+#include "gsflow/engine/metrics/tata.hpp"
 #include "gsflow/guidance/motif.hpp"
 #include "gsflow/guidance/properties.hpp"
 

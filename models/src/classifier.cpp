@@ -1,6 +1,7 @@
 // Classifier: gsflow classifier checkpoints, user TorchScript classifiers with a JSON descriptor,
 // and evaluate() with input gradients by autograd (see classifier.hpp).
 #include "gsflow/models/classifier.hpp"
+#include "gsflow/models/strict_json.hpp"
 
 #include <torch/script.h>
 
@@ -30,44 +31,17 @@ std::string first_line(const c10::Error& e) {
   return msg.substr(0, msg.find('\n'));
 }
 
-// Strict reading of a JSON object: required and optional keys with types, unknown keys refused.
-class Fields {
+// Descriptors and checkpoint metadata: the shared strict reader, naming file fields.
+class Fields : public StrictJson<ModelError> {
  public:
-  Fields(const json& j, std::string file, std::string what)
-      : j_(j), file_(std::move(file)), what_(std::move(what)) {
-    if (!j_.is_object()) throw ModelError(file_ + ": " + what_ + " is not a JSON object");
-  }
-  template <typename T>
-  T get(const std::string& key) {
-    if (!j_.contains(key)) fail(key, "is missing");
-    return read<T>(key);
-  }
-  template <typename T>
-  T get(const std::string& key, const T& fallback) {
-    seen_.insert(key);
-    return j_.contains(key) ? read<T>(key) : fallback;
-  }
-  void finish() const {
-    for (const auto& [key, value] : j_.items())
-      if (!seen_.count(key)) fail(key, "is not a known field");
-  }
-  [[noreturn]] void fail(const std::string& key, const std::string& what) const {
-    throw ModelError(file_ + ": field '" + key + "' " + what);
-  }
+  Fields(const json& j, const std::string& file, const std::string& what)
+      : StrictJson<ModelError>(object_or_fail(j, file, what), file, "", JsonNaming::field) {}
 
  private:
-  template <typename T>
-  T read(const std::string& key) {
-    seen_.insert(key);
-    try {
-      return j_.at(key).get<T>();
-    } catch (const json::exception&) {
-      fail(key, "has the wrong type");
-    }
+  static const json& object_or_fail(const json& j, const std::string& file, const std::string& what) {
+    if (!j.is_object()) throw ModelError(file + ": " + what + " is not a JSON object");
+    return j;
   }
-  const json& j_;
-  std::string file_, what_;
-  std::set<std::string> seen_;
 };
 
 std::size_t alphabet_size(const std::string& alphabet, Fields& f) {
@@ -158,14 +132,7 @@ std::unique_ptr<Classifier::Impl> load_checkpoint(const std::string& file) {
 }
 
 std::unique_ptr<Classifier::Impl> load_descriptor(const std::string& file) {
-  std::ifstream in(file);
-  if (!in) throw ModelError(file + ": cannot open the classifier descriptor");
-  json j;
-  try {
-    j = json::parse(in);
-  } catch (const json::exception& e) {
-    throw ModelError(file + ": not valid JSON (" + e.what() + ")");
-  }
+  const json j = read_json_file<ModelError>(file, "the classifier descriptor");
   auto impl = std::make_unique<Classifier::Impl>();
   ClassifierInfo& info = impl->info;
   Fields f(j, file, "the descriptor");

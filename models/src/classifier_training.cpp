@@ -1,10 +1,10 @@
-// Training the guidance classifier (see classifier_training.hpp).
+// Classifier training: the guidance classifier's batches, loss and validation AUROC that the one
+// trainer (trainer.cpp) runs (see classifier_training.hpp).
 #include "gsflow/models/classifier_training.hpp"
 
 #include <ATen/CPUGeneratorImpl.h>
 
-#include <chrono>
-#include <cmath>
+#include <algorithm>
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
@@ -12,6 +12,7 @@
 #include "classifier_impl.hpp"
 #include "gsflow/engine/classification_metrics.hpp"
 #include "gsflow/engine/hash.hpp"
+#include "trainer.hpp"
 
 namespace gsflow::models {
 
@@ -106,13 +107,6 @@ std::vector<double> network_scores(ClassifierCnn& net, const Dataset& d, std::in
   return out;
 }
 
-double lr_at(const ClassifierTrainOptions& o, std::int64_t step) {
-  if (step < o.warmup) return o.lr * static_cast<double>(step + 1) / static_cast<double>(o.warmup);
-  const double span = static_cast<double>(std::max<std::int64_t>(1, o.steps - o.warmup));
-  const double progress = std::min(1.0, static_cast<double>(step - o.warmup) / span);
-  return o.lr * (o.min_lr_ratio + (1.0 - o.min_lr_ratio) * 0.5 * (1.0 + std::cos(M_PI * progress)));
-}
-
 void copy_parameters(const ClassifierCnn& from, ClassifierCnn& to) {
   torch::NoGradGuard guard;
   const auto src = from->named_parameters();
@@ -135,12 +129,103 @@ nlohmann::json options_json(const ClassifierTrainOptions& o) {
           {"seed", o.seed}};
 }
 
+// Classifiers as a training task: a new CNN (initial weights and dropout from the seed), shuffled
+// epochs, class-weighted binary cross-entropy, validation AUROC with the best weights kept in
+// memory.
+class ClassifierTask final : public TrainingTask {
+ public:
+  ClassifierTask(const LabelledDataset& train, const LabelledDataset& validation,
+                 const ClassifierTrainOptions& o, std::int64_t k, double pos_weight,
+                 ClassifierTrainResult& result)
+      : train_(train),
+        validation_(validation),
+        k_(k),
+        pos_weight_(pos_weight),
+        result_(result),
+        n_(static_cast<std::int64_t>(train.data.count())),
+        batch_(std::min<std::int64_t>(static_cast<std::int64_t>(o.batch), n_)),
+        gen_(at::make_generator<at::CPUGeneratorImpl>(o.seed)),
+        cursor_(n_) {
+    // Initial weights, batch order and dropout all come from the seed.
+    torch::manual_seed(o.seed);
+    const auto length = static_cast<std::int64_t>(o.info.max_length);
+    net_ = ClassifierCnn(o.network, k, length);
+    if (o.ema > 0.0) {
+      ema_ = ClassifierCnn(o.network, k, length);
+      copy_parameters(net_, ema_);
+    }
+    best_ = ClassifierCnn(o.network, k, length);
+    net_->train();
+    labels_ = torch::from_blob(const_cast<std::uint8_t*>(train.labels.data()), {n_}, torch::kUInt8)
+                  .to(torch::kFloat);
+  }
+
+  torch::nn::Module& network() override { return *net_; }
+  torch::nn::Module* ema() override { return ema_ ? ema_.get() : nullptr; }
+
+  Tensor loss(std::int64_t) override {
+    // Shuffled epochs: every sequence once per epoch; a short last batch is dropped.
+    if (cursor_ + batch_ > n_) {
+      order_ = torch::randperm(n_, gen_, torch::kLong);
+      cursor_ = 0;
+    }
+    const auto index = order_.slice(0, cursor_, cursor_ + batch_);
+    cursor_ += batch_;
+    auto [x, mask] = gather(train_.data, k_, index);
+    const auto y = labels_.index_select(0, index);
+    const auto logits = net_->forward(x, mask);
+    // Class-weighted BCE: positives count pos_weight times.
+    const auto weight = 1.0 + (pos_weight_ - 1.0) * y;
+    return (weight *
+            torch::binary_cross_entropy_with_logits(logits, y, {}, {}, at::Reduction::None))
+               .sum() /
+           weight.sum();
+  }
+
+  bool has_validation() const override { return true; }
+  bool validate_when_stopped() const override { return true; }
+  void validate(std::int64_t steps, TrainProgress& p) override {
+    ClassifierCnn& judged = ema_ ? ema_ : net_;
+    const auto scores = network_scores(judged, validation_.data, k_);
+    p.val_auroc = engine::auroc(scores, validation_.labels);
+    p.val_accuracy = engine::accuracy(scores, validation_.labels, 0.0);
+    if (p.val_auroc > result_.best_val_auroc) {
+      result_.best_val_auroc = p.best_val_auroc = p.val_auroc;
+      result_.best_val_accuracy = p.val_accuracy;
+      result_.best_step = steps;
+      copy_parameters(judged, best_);
+    }
+  }
+
+  void save_checkpoint(const std::string&) override {
+    throw ModelError("classifier training writes no checkpoints");
+  }
+
+  // The weights of the best validation AUROC.
+  ClassifierCnn& best() { return best_; }
+
+ private:
+  const LabelledDataset& train_;
+  const LabelledDataset& validation_;
+  const std::int64_t k_;
+  const double pos_weight_;
+  ClassifierTrainResult& result_;
+  const std::int64_t n_;
+  const std::int64_t batch_;  // sequences per step (at most the training set)
+  ClassifierCnn net_{nullptr}, ema_{nullptr}, best_{nullptr};
+  at::Generator gen_;
+  Tensor labels_;
+  Tensor order_;         // this epoch's permutation of the training sequences
+  std::int64_t cursor_;  // next position in order_ (n_: draw a new one)
+};
+
 }  // namespace
 
-ClassifierTrainResult train_classifier(
-    const LabelledDataset& train, const LabelledDataset& validation,
-    const ClassifierTrainOptions& o, const std::function<void(const ClassifierProgress&)>& progress,
-    std::int64_t report_every, const std::atomic<bool>* cancel) {
+ClassifierTrainResult train_classifier(const LabelledDataset& train,
+                                       const LabelledDataset& validation,
+                                       const ClassifierTrainOptions& o,
+                                       const TrainProgressSink& progress, std::int64_t report_every,
+                                       const std::atomic<bool>* cancel) {
   ClassifierInfo info = o.info;
   info.output = "logit";
   info.kind = "cnn";
@@ -158,15 +243,12 @@ ClassifierTrainResult train_classifier(
     throw ModelError(
         "classifier training options: batch >= 1, steps >= 1, lr > 0, warmup >= 1, 0 <= ema < 1, "
         "positive_weight >= 0, validate_every >= 0 and threads >= 1 required");
+  if (!o.checkpoint_file.empty())
+    throw ModelError("classifier training options: no checkpoint_file (classifiers do not resume)");
   check_data(info, train, "training");
   check_data(info, validation, "validation");
 
-  at::set_num_threads(o.threads);
-  const auto t_start = std::chrono::steady_clock::now();
-  const auto seconds = [&] {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t_start).count();
-  };
-
+  const Trainer trainer(o);
   std::size_t positives = 0;
   for (const auto y : train.labels) positives += y;
   const auto n = static_cast<std::int64_t>(train.data.count());
@@ -175,120 +257,22 @@ ClassifierTrainResult train_classifier(
                                 : static_cast<double>(n - static_cast<std::int64_t>(positives)) /
                                       static_cast<double>(positives);
 
-  // Initial weights, batch order and dropout all come from the seed.
-  torch::manual_seed(o.seed);
-  const auto length = static_cast<std::int64_t>(info.max_length);
-  ClassifierCnn net(o.network, k, length);
-  ClassifierCnn ema{nullptr};
-  if (o.ema > 0.0) {
-    ema = ClassifierCnn(o.network, k, length);
-    copy_parameters(net, ema);
-  }
-  ClassifierCnn best(o.network, k, length);
-  net->train();
-  torch::optim::AdamW optimizer(net->parameters(),
-                                torch::optim::AdamWOptions(o.lr).weight_decay(o.weight_decay));
-  auto gen = at::make_generator<at::CPUGeneratorImpl>(o.seed);
-  const auto labels =
-      torch::from_blob(const_cast<std::uint8_t*>(train.labels.data()), {n}, torch::kUInt8)
-          .to(torch::kFloat);
-
-  ClassifierTrainResult result{Classifier(nullptr)};
-  ClassifierProgress p;
-  p.total = o.steps;
-  std::int64_t last_validated = -1;
-  const auto validate = [&](std::int64_t step) {
-    last_validated = step;
-    ClassifierCnn& judged = ema ? ema : net;
-    const auto scores = network_scores(judged, validation.data, k);
-    p.val_auroc = engine::auroc(scores, validation.labels);
-    p.val_accuracy = engine::accuracy(scores, validation.labels, 0.0);
-    if (p.val_auroc > result.best_val_auroc) {
-      result.best_val_auroc = p.best_val_auroc = p.val_auroc;
-      result.best_val_accuracy = p.val_accuracy;
-      result.best_step = step;
-      copy_parameters(judged, best);
-    }
-  };
-
-  double loss_sum = 0.0;
-  std::int64_t loss_count = 0, step = 0;
-  Tensor order;
-  std::int64_t cursor = n;  // next position in the epoch's permutation
-  while (step < o.steps) {
-    if (cancel && cancel->load(std::memory_order_relaxed)) {
-      result.cancelled = true;
-      break;
-    }
-    if (o.max_minutes > 0.0 && seconds() > 60.0 * o.max_minutes) {
-      result.over_time = true;
-      break;
-    }
-    // Shuffled epochs: every sequence once per epoch; a short last batch is dropped.
-    const auto b = std::min<std::int64_t>(static_cast<std::int64_t>(o.batch), n);
-    if (cursor + b > n) {
-      order = torch::randperm(n, gen, torch::kLong);
-      cursor = 0;
-    }
-    const auto index = order.slice(0, cursor, cursor + b);
-    cursor += b;
-    const double lr = lr_at(o, step);
-    for (auto& group : optimizer.param_groups()) group.options().set_lr(lr);
-    auto [x, mask] = gather(train.data, k, index);
-    const auto y = labels.index_select(0, index);
-    optimizer.zero_grad();
-    const auto logits = net->forward(x, mask);
-    // Class-weighted BCE: positives count pos_weight times.
-    const auto weight = 1.0 + (pos_weight - 1.0) * y;
-    const auto loss =
-        (weight * torch::binary_cross_entropy_with_logits(logits, y, {}, {}, at::Reduction::None))
-            .sum() /
-        weight.sum();
-    loss.backward();
-    if (o.clip > 0.0) torch::nn::utils::clip_grad_norm_(net->parameters(), o.clip);
-    optimizer.step();
-    if (ema) {
-      torch::NoGradGuard guard;
-      const double decay =
-          std::min(o.ema, (1.0 + static_cast<double>(step)) / (10.0 + static_cast<double>(step)));
-      const auto src = net->named_parameters();
-      for (auto& q : ema->named_parameters()) q.value().mul_(decay).add_(src[q.key()], 1.0 - decay);
-    }
-    loss_sum += loss.item<double>();
-    ++loss_count;
-    ++step;
-    bool report = report_every > 0 && step % report_every == 0;
-    if ((o.validate_every > 0 && step % o.validate_every == 0) || step == o.steps) {
-      validate(step);
-      report = true;
-    }
-    if (report && progress) {
-      p.step = step;
-      p.loss = loss_sum / static_cast<double>(std::max<std::int64_t>(1, loss_count));
-      p.lr = lr;
-      p.seconds = seconds();
-      progress(p);
-      loss_sum = 0.0;
-      loss_count = 0;
-    }
-  }
-  // Stopped early (cancel, time budget): the weights so far are validated once more.
-  if (step > 0 && last_validated != step) validate(step);
-  if (step == 0) throw ModelError("classifier training stopped before its first step");
+  ClassifierTrainResult result{{}, Classifier(nullptr)};
+  ClassifierTask task(train, validation, o, k, pos_weight, result);
+  trainer.run(task, result, progress, report_every, cancel);
+  if (result.steps_done == 0) throw ModelError("classifier training stopped before its first step");
 
   auto impl = std::make_unique<Classifier::Impl>();
   impl->options = o.network;
-  impl->net = best;
+  impl->net = task.best();
   freeze_for_inference(impl->net);
   impl->training = options_json(o).dump();
   info.data_hash = labelled_dataset_hash(train);
-  result.steps_done = step;
-  result.seconds = seconds();
   info.metrics = {
       {"validation_auroc", result.best_val_auroc},
       {"validation_accuracy", result.best_val_accuracy},
       {"best_step", static_cast<double>(result.best_step)},
-      {"train_steps", static_cast<double>(step)},
+      {"train_steps", static_cast<double>(result.steps_done)},
       {"train_seconds", result.seconds},
       {"train_sequences", static_cast<double>(n)},
       {"train_positive_fraction", static_cast<double>(positives) / static_cast<double>(n)},

@@ -5,47 +5,19 @@
 #include "batch_shards.hpp"
 #include "checkpoint.hpp"
 #include "gsflow/engine/kernels.hpp"
+#include "gsflow/models/strict_json.hpp"
 #include "model_impl.hpp"
 #include "module_io.hpp"
 
 namespace gsflow::models {
 
-const char* network_input_name(NetworkInput input) {
-  switch (input) {
-    case NetworkInput::probs:
-      return "probs";
-    case NetworkInput::posterior:
-      return "posterior";
-    case NetworkInput::log_probs:
-      break;
-  }
-  return "log_probs";
-}
-
+const char* network_input_name(NetworkInput input) { return kNetworkInputNames.name(input); }
 NetworkInput parse_network_input(const std::string& text, const std::string& field) {
-  for (const auto input : kNetworkInputs)
-    if (text == network_input_name(input)) return input;
-  throw ModelError(field + ": unknown network input '" + text +
-                   "' (expected log_probs, probs or posterior)");
+  return kNetworkInputNames.parse<ModelError>(text, field);
 }
-
-const char* network_type_name(NetworkType type) {
-  switch (type) {
-    case NetworkType::cnn:
-      return "cnn";
-    case NetworkType::transformer:
-      return "transformer";
-    case NetworkType::mlp:
-      break;
-  }
-  return "mlp";
-}
-
+const char* network_type_name(NetworkType type) { return kNetworkTypeNames.name(type); }
 NetworkType parse_network_type(const std::string& text, const std::string& field) {
-  for (const auto type : {NetworkType::mlp, NetworkType::cnn, NetworkType::transformer})
-    if (text == network_type_name(type)) return type;
-  throw ModelError(field + ": unknown network type '" + text +
-                   "' (expected mlp, cnn or transformer)");
+  return kNetworkTypeNames.parse<ModelError>(text, field);
 }
 
 void copy_weights(const Network& from, Network& to, bool keep_missing) {
@@ -82,47 +54,34 @@ nlohmann::json spec_to_json(const ModelSpec& s) {
             {"block_positions", s.network.block_positions}}}};
 }
 
-// Reads field `name` of `j` as T, or throws ModelError naming the file and the field.
-template <typename T>
-T field(const nlohmann::json& j, const std::string& name, const std::string& file,
-        const std::string& prefix = "") {
-  if (!j.contains(name))
-    throw ModelError(file + ": metadata field '" + prefix + name + "' missing");
-  try {
-    return j.at(name).get<T>();
-  } catch (const nlohmann::json::exception&) {
-    throw ModelError(file + ": metadata field '" + prefix + name + "' has the wrong type");
-  }
-}
-
 ModelSpec spec_from_json(const nlohmann::json& j, const std::string& file) {
   ModelSpec s;
   try {
-    s.method = engine::parse_method(field<std::string>(j, "method", file), file + ": method");
-    s.length = field<std::size_t>(j, "length", file);
-    s.k = field<std::size_t>(j, "k", file);
-    s.alphabet = field<std::string>(j, "alphabet", file);
-    const auto p = field<nlohmann::json>(j, "path", file);
-    s.path.interpolant = engine::parse_interpolant(
-        field<std::string>(p, "interpolant", file, "path."), file + ": path.interpolant");
-    s.path.tau_max = field<double>(p, "tau_max", file, "path.");
-    s.path.lambda = field<double>(p, "lambda", file, "path.");
-    s.path.beta = field<double>(p, "beta", file, "path.");
-    s.path.signal_max = field<double>(p, "signal_max", file, "path.");
-    const auto n = field<nlohmann::json>(j, "network", file);
-    s.network.type = parse_network_type(field<std::string>(n, "type", file, "network."),
-                                        file + ": metadata field 'network.type'");
-    s.network.width = field<int>(n, "width", file, "network.");
-    s.network.blocks = field<int>(n, "blocks", file, "network.");
-    s.network.time_features = field<int>(n, "time_features", file, "network.");
-    s.network.kernel = field<int>(n, "kernel", file, "network.");
-    s.network.heads = field<int>(n, "heads", file, "network.");
-    s.network.input = parse_network_input(field<std::string>(n, "input", file, "network."),
-                                          file + ": network.input");
-    s.network.likelihood_skip = field<bool>(n, "likelihood_skip", file, "network.");
+    // Checkpoint metadata: the strict reader (unknown keys are allowed: the record sits beside).
+    StrictJson<ModelError> m(j, file, "", JsonNaming::field);
+    s.method = engine::parse_method(m.get<std::string>("method"), file + ": method");
+    s.length = m.get<std::size_t>("length");
+    s.k = m.get<std::size_t>("k");
+    s.alphabet = m.get<std::string>("alphabet");
+    auto p = m.sub("path");
+    s.path.interpolant = engine::parse_interpolant(p.get<std::string>("interpolant"),
+                                                   file + ": path.interpolant");
+    s.path.tau_max = p.get<double>("tau_max");
+    s.path.lambda = p.get<double>("lambda");
+    s.path.beta = p.get<double>("beta");
+    s.path.signal_max = p.get<double>("signal_max");
+    if (!m.has("network")) m.fail("network", "is missing");
+    auto n = m.sub("network");
+    s.network.type = parse_network_type(n.get<std::string>("type"), file + ": network.type");
+    s.network.width = n.get<int>("width");
+    s.network.blocks = n.get<int>("blocks");
+    s.network.time_features = n.get<int>("time_features");
+    s.network.kernel = n.get<int>("kernel");
+    s.network.heads = n.get<int>("heads");
+    s.network.input = parse_network_input(n.get<std::string>("input"), file + ": network.input");
+    s.network.likelihood_skip = n.get<bool>("likelihood_skip");
     // Added after the first bundled models: absent means the network has none.
-    s.network.block_positions =
-        n.contains("block_positions") && field<bool>(n, "block_positions", file, "network.");
+    s.network.block_positions = n.get<bool>("block_positions", false);
   } catch (const std::invalid_argument& e) {
     throw ModelError(e.what());
   }
@@ -240,16 +199,16 @@ Model Model::load(const std::string& file) {
   } catch (const std::invalid_argument& e) {
     throw ModelError(file + ": metadata field 'path': " + e.what());
   }
-  impl->record.train_steps = field<std::int64_t>(meta, "train_steps", file);
-  impl->record.data_hash = field<std::string>(meta, "data_hash", file);
-  impl->record.metrics = field<std::map<std::string, double>>(meta, "metrics", file);
-  for (const auto& [len, count] :
-       field<std::map<std::string, std::size_t>>(meta, "length_counts", file))
+  StrictJson<ModelError> m(meta, file, "", JsonNaming::field);
+  impl->record.train_steps = m.get<std::int64_t>("train_steps");
+  impl->record.data_hash = m.get<std::string>("data_hash");
+  impl->record.metrics = m.get<std::map<std::string, double>>("metrics");
+  for (const auto& [len, count] : m.get<std::map<std::string, std::size_t>>("length_counts"))
     impl->record.length_counts[std::stoul(len)] = count;
   impl->net = make_network(impl->spec);
   if (!data.sections.count("weights")) throw ModelError(file + ": section 'weights' missing");
   load_module(*impl->net, data.sections["weights"], file, "weights");
-  if (field<bool>(meta, "ema", file)) {
+  if (m.get<bool>("ema")) {
     if (!data.sections.count("ema_weights"))
       throw ModelError(file + ": section 'ema_weights' missing");
     impl->ema = make_network(impl->spec);

@@ -1,15 +1,15 @@
-// The training loop and the per-method losses (see training.hpp and docs/method.md).
+// Generator training: the per-method losses, batches and validation loss that the one trainer
+// (trainer.cpp) runs (see training.hpp and docs/method.md).
 #include "gsflow/models/training.hpp"
 
 #include <ATen/CPUGeneratorImpl.h>
 
-#include <chrono>
 #include <cmath>
-#include <sstream>
 
 #include "checkpoint.hpp"
 #include "gsflow/engine/hash.hpp"
 #include "model_impl.hpp"
+#include "trainer.hpp"
 
 namespace gsflow::models {
 
@@ -25,15 +25,9 @@ std::string dataset_hash(const Dataset& data) {
   return buf;
 }
 
-const char* time_sampling_name(TimeSampling sampling) {
-  return sampling == TimeSampling::stratified ? "stratified" : "uniform";
-}
-
+const char* time_sampling_name(TimeSampling sampling) { return kTimeSamplingNames.name(sampling); }
 TimeSampling parse_time_sampling(const std::string& text, const std::string& field) {
-  if (text == "uniform") return TimeSampling::uniform;
-  if (text == "stratified") return TimeSampling::stratified;
-  throw ModelError(field + ": unknown time sampling '" + text +
-                   "' (expected uniform or stratified)");
+  return kTimeSamplingNames.parse<ModelError>(text, field);
 }
 
 namespace {
@@ -158,27 +152,88 @@ Tensor weight_tensor(const ModelSpec& spec, const std::vector<float>& position_w
   return torch::tensor(position_weights, torch::kFloat);
 }
 
-double lr_at(const TrainOptions& o, std::int64_t step) {
-  if (step < o.warmup) return o.lr * static_cast<double>(step + 1) / static_cast<double>(o.warmup);
-  const double span = static_cast<double>(std::max<std::int64_t>(1, o.steps - o.warmup));
-  const double progress = std::min(1.0, static_cast<double>(step - o.warmup) / span);
-  const double cosine = 0.5 * (1.0 + std::cos(M_PI * progress));
-  return o.lr * (o.min_lr_ratio + (1.0 - o.min_lr_ratio) * cosine);
-}
+// Generators as a training task: random batches and times reseeded per step (so a resumed run draws
+// what an uninterrupted one would), the method's loss, the validation loss on fixed noise, the best
+// model kept as FILE.best, and the model's checkpoint for resume.
+class GeneratorTask final : public TrainingTask {
+ public:
+  GeneratorTask(Model& model, const Dataset& train, const Dataset& validation,
+                const TrainOptions& o, Tensor weights, TrainResult& result)
+      : model_(model),
+        m_(model.impl()),
+        train_(train),
+        validation_(validation),
+        o_(o),
+        weights_(std::move(weights)),
+        result_(result),
+        gen_(at::make_generator<at::CPUGeneratorImpl>(o.seed)),
+        n_(static_cast<std::int64_t>(train.count())) {
+    m_.record.data_hash = dataset_hash(train);
+    m_.record.length_counts.clear();
+    if (train.lengths.empty())
+      m_.record.length_counts[train.length] = train.count();
+    else
+      for (const auto len : train.lengths) ++m_.record.length_counts[len];
+    m_.net->train();
+    if (o.ema > 0.0 && !m_.ema) {
+      m_.ema = make_network(m_.spec);
+      copy_weights(m_.net, m_.ema);
+    }
+  }
 
-std::string save_optimizer(torch::optim::Optimizer& optimizer) {
-  torch::serialize::OutputArchive archive;
-  optimizer.save(archive);
-  std::ostringstream out;
-  archive.save_to(out);
-  return out.str();
-}
+  torch::nn::Module& network() override { return *m_.net; }
+  // A checkpoint's EMA is kept up even when options.ema is 0 (it then follows the weights).
+  torch::nn::Module* ema() override { return m_.ema ? m_.ema.get() : nullptr; }
+  std::int64_t steps_taken() const override { return m_.record.train_steps; }
+  std::string optimizer_state() const override { return m_.optimizer_state; }
+  void step_taken(std::int64_t steps) override { m_.record.train_steps = steps; }
 
-void ema_update(Network& ema, const Network& net, double decay) {
-  torch::NoGradGuard guard;
-  const auto src = net->named_parameters();
-  for (auto& p : ema->named_parameters()) p.value().mul_(decay).add_(src[p.key()], 1.0 - decay);
-}
+  Tensor loss(std::int64_t step) override {
+    gen_.set_current_seed(o_.seed * 0x9E3779B97F4A7C15ULL + static_cast<std::uint64_t>(step));
+    auto index = torch::randint(n_, {static_cast<std::int64_t>(o_.batch)}, gen_, torch::kLong);
+    auto t = sample_times(static_cast<std::int64_t>(o_.batch), o_.time_sampling, gen_);
+    return batch_loss(m_.spec, m_.net, gather_batch(train_, index), gather_mask(train_, index),
+                      weights_, t, gen_);
+  }
+
+  bool has_validation() const override { return !validation_.letters.empty(); }
+  bool validate_first() const override { return true; }
+  void validate(std::int64_t, TrainProgress& p) override {
+    const double v =
+        validation_loss(model_, validation_, o_.validation_batches, o_.batch, o_.seed ^ 0x5eedULL);
+    p.val_loss = v;
+    if (v < 0.0) return;
+    if (result_.first_val_loss < 0.0) result_.first_val_loss = v;
+    result_.last_val_loss = v;
+    m_.record.metrics["val_loss"] = v;
+    if (result_.best_val_loss < 0.0 || v < result_.best_val_loss) {
+      result_.best_val_loss = v;
+      m_.record.metrics["best_val_loss"] = v;
+      if (!o_.checkpoint_file.empty()) model_.save(o_.checkpoint_file + ".best");
+    }
+  }
+
+  void save_checkpoint(const std::string& optimizer_state) override {
+    m_.optimizer_state = optimizer_state;
+    model_.save(o_.checkpoint_file);
+  }
+  void finish(double seconds) override {
+    m_.record.metrics["train_seconds"] =
+        seconds +
+        (m_.record.metrics.count("train_seconds") ? m_.record.metrics["train_seconds"] : 0.0);
+  }
+
+ private:
+  Model& model_;
+  Model::Impl& m_;
+  const Dataset& train_;
+  const Dataset& validation_;
+  const TrainOptions& o_;
+  const Tensor weights_;
+  TrainResult& result_;
+  at::Generator gen_;
+  const std::int64_t n_;
+};
 
 }  // namespace
 
@@ -213,116 +268,19 @@ double validation_loss(const Model& model, const Dataset& data, std::size_t batc
 }
 
 TrainResult train(Model& model, const Dataset& train_data, const Dataset& validation,
-                  const TrainOptions& o, const std::function<void(const TrainProgress&)>& progress,
+                  const TrainOptions& o, const TrainProgressSink& progress,
                   std::int64_t report_every, const std::atomic<bool>* cancel) {
-  Model::Impl& m = model.impl();
-  check_data(m.spec, train_data, "training");
-  check_data(m.spec, validation, "validation");
+  const ModelSpec& spec = model.spec();
+  check_data(spec, train_data, "training");
+  check_data(spec, validation, "validation");
   if (train_data.count() == 0) throw ModelError("training data is empty");
   if (o.batch < 1 || o.steps < 0 || !(o.lr > 0.0) || o.warmup < 1 || o.ema < 0.0 || o.ema >= 1.0)
     throw ModelError("training options: batch >= 1, steps >= 0, lr > 0, warmup >= 1, 0 <= ema < 1");
-  const Tensor weights = weight_tensor(m.spec, o.position_weights);
-  at::set_num_threads(o.threads);
-  const auto t_start = std::chrono::steady_clock::now();
-  const auto seconds = [&] {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t_start).count();
-  };
-
-  m.record.data_hash = dataset_hash(train_data);
-  m.record.length_counts.clear();
-  if (train_data.lengths.empty())
-    m.record.length_counts[train_data.length] = train_data.count();
-  else
-    for (const auto len : train_data.lengths) ++m.record.length_counts[len];
-  m.net->train();
-  torch::optim::AdamW optimizer(m.net->parameters(),
-                                torch::optim::AdamWOptions(o.lr).weight_decay(o.weight_decay));
-  if (!m.optimizer_state.empty()) {
-    std::istringstream in(m.optimizer_state);
-    torch::serialize::InputArchive archive;
-    archive.load_from(in);
-    optimizer.load(archive);
-  }
-  if (o.ema > 0.0 && !m.ema) {
-    m.ema = make_network(m.spec);
-    copy_weights(m.net, m.ema);
-  }
-
+  Tensor weights = weight_tensor(spec, o.position_weights);
+  const Trainer trainer(o);
   TrainResult result;
-  const auto validate = [&] {
-    const double v =
-        validation_loss(model, validation, o.validation_batches, o.batch, o.seed ^ 0x5eedULL);
-    if (v < 0.0) return v;
-    if (result.first_val_loss < 0.0) result.first_val_loss = v;
-    result.last_val_loss = v;
-    m.record.metrics["val_loss"] = v;
-    if (result.best_val_loss < 0.0 || v < result.best_val_loss) {
-      result.best_val_loss = v;
-      m.record.metrics["best_val_loss"] = v;
-      if (!o.checkpoint_file.empty()) model.save(o.checkpoint_file + ".best");
-    }
-    return v;
-  };
-  const auto checkpoint = [&] {
-    if (o.checkpoint_file.empty()) return;
-    m.optimizer_state = save_optimizer(optimizer);
-    model.save(o.checkpoint_file);
-  };
-
-  TrainProgress p;
-  p.total = o.steps;
-  if (!validation.letters.empty() && m.record.train_steps < o.steps) p.val_loss = validate();
-  double loss_sum = 0.0;
-  std::int64_t loss_count = 0;
-  auto gen = at::make_generator<at::CPUGeneratorImpl>(o.seed);
-  const auto n = static_cast<std::int64_t>(train_data.count());
-  while (m.record.train_steps < o.steps) {
-    if (cancel && cancel->load(std::memory_order_relaxed)) {
-      result.cancelled = true;
-      break;
-    }
-    const std::int64_t step = m.record.train_steps;
-    // Reseeded per step so that a resumed run draws the same batches as an uninterrupted one.
-    gen.set_current_seed(o.seed * 0x9E3779B97F4A7C15ULL + static_cast<std::uint64_t>(step));
-    const double lr = lr_at(o, step);
-    for (auto& group : optimizer.param_groups()) group.options().set_lr(lr);
-    auto index = torch::randint(n, {static_cast<std::int64_t>(o.batch)}, gen, torch::kLong);
-    auto t = sample_times(static_cast<std::int64_t>(o.batch), o.time_sampling, gen);
-    optimizer.zero_grad();
-    auto loss = batch_loss(m.spec, m.net, gather_batch(train_data, index),
-                           gather_mask(train_data, index), weights, t, gen);
-    loss.backward();
-    if (o.clip > 0.0) torch::nn::utils::clip_grad_norm_(m.net->parameters(), o.clip);
-    optimizer.step();
-    if (m.ema) ema_update(m.ema, m.net, std::min(o.ema, (1.0 + step) / (10.0 + step)));
-    loss_sum += loss.item<double>();
-    ++loss_count;
-    ++m.record.train_steps;
-    ++result.steps_done;
-    const std::int64_t done = m.record.train_steps;
-    const bool last = done == o.steps;
-    bool report = report_every > 0 && done % report_every == 0;
-    if (!validation.letters.empty() &&
-        ((o.validate_every > 0 && done % o.validate_every == 0) || last)) {
-      p.val_loss = validate();
-      report = true;
-    }
-    if (o.checkpoint_every > 0 && done % o.checkpoint_every == 0 && !last) checkpoint();
-    if ((report || last) && progress) {
-      p.step = done;
-      p.loss = loss_sum / static_cast<double>(std::max<std::int64_t>(1, loss_count));
-      p.lr = lr;
-      p.seconds = seconds();
-      progress(p);
-      loss_sum = 0.0;
-      loss_count = 0;
-    }
-  }
-  m.record.metrics["train_seconds"] =
-      seconds() +
-      (m.record.metrics.count("train_seconds") ? m.record.metrics["train_seconds"] : 0.0);
-  checkpoint();
-  result.seconds = seconds();
+  GeneratorTask task(model, train_data, validation, o, std::move(weights), result);
+  trainer.run(task, result, progress, report_every, cancel);
   return result;
 }
 

@@ -9,7 +9,7 @@ transformer of models/src/transformer.cpp), so that larger networks and much
 longer training than the 60-minute CPU budget allows can be measured on a GPU. It is not part of
 gsflow: the product trains in C++ with LibTorch. It writes the generated sequences as FASTA and
 one JSON line of metrics (TATA window fraction and bins, GC, 6-mer JS in bits with its floor),
-computed like engine/src/sequence_metrics.cpp. Needs Python's torch (Debian: python3-torch, CPU;
+computed like engine/src/metrics/ (kmer.cpp, tata.cpp). Needs Python's torch (Debian: python3-torch, CPU;
 measured with torch 2.11 + CUDA on an H200 and checked with Debian's 1.13 on the CPU).
 
   python3 scripts/experiments/dna_scale.py --data data/dna256 --out /tmp/x --name base \

@@ -96,7 +96,7 @@ MergeReport RunStore::merge_from(const std::string& other) {
           merged.requested = r.shard.group_requested;
           merged.completed = merged.frames = 0;
           merged.seconds_total = merged.seconds_network = 0.0;
-          merged.status = kInterrupted;
+          merged.status = RunStatus::interrupted;
           merged.shard = ShardInfo{};
           merged.shard.group_key = r.shard.group_key;
           merged.shard.group_name = r.shard.group_name;
@@ -125,7 +125,7 @@ MergeReport RunStore::merge_from(const std::string& other) {
         u.bind(3, r.seconds_network);
         u.bind(4, r.finished_at);
         u.bind(5, "shard " + std::to_string(r.shard.index) + "/" + std::to_string(r.shard.count) +
-                      " from run " + r.name + " (" + r.status + ").");
+                      " from run " + r.name + " (" + status_name(r.status) + ").");
         u.exec();
         SQLite::Statement s(db, "UPDATE runs SET status = CASE WHEN completed = requested THEN "
                                 "'completed' ELSE 'interrupted' END WHERE id = ?");

@@ -71,7 +71,7 @@ RunInfo read_run(SQLite::Statement& q) {
   r.id = integer();
   r.uid = text();
   r.name = text();
-  r.status = text();
+  r.status = kRunStatusNames.parse<StorageError>(text(), "runs.status");
   r.params_json = text();
   r.method = text();
   r.version = text();
@@ -150,7 +150,7 @@ std::int64_t insert_run(SQLite::Database& db, const RunInfo& r, std::int64_t mod
   int c = 1;
   q.bind(c++, r.uid);
   q.bind(c++, r.name);
-  q.bind(c++, r.status);
+  q.bind(c++, status_name(r.status));
   q.bind(c++, r.params_json);
   q.bind(c++, static_cast<std::int64_t>(r.seed));
   q.bind(c++, r.method);
@@ -321,7 +321,7 @@ std::int64_t RunStore::begin_run(const NewRun& run) {
     RunInfo r;
     r.uid = new_uid();
     r.name = name;
-    r.status = kRunning;
+    r.status = RunStatus::running;
     r.params_json = run.params_json;
     r.seed = run.seed;
     r.method = run.method;
@@ -418,14 +418,14 @@ void RunStore::add_batch(std::int64_t run, const Batch& batch) {
   });
 }
 
-void RunStore::finish_run(std::int64_t run, const std::string& status, double seconds_total,
+void RunStore::finish_run(std::int64_t run, RunStatus status, double seconds_total,
                           double seconds_network, const std::string& error) {
   impl_->guard("finish a run", [&] {
     SQLite::Statement q(impl_->db,
                         "UPDATE runs SET status = ?, seconds_total = ?, seconds_network = ?, "
                         "error = ?, finished_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') "
                         "WHERE id = ?");
-    q.bind(1, status);
+    q.bind(1, status_name(status));
     q.bind(2, seconds_total);
     q.bind(3, seconds_network);
     q.bind(4, error);
@@ -453,9 +453,9 @@ void RunStore::for_each_run(const RunFilter& filter,
       sql += " AND m.name = ?";
       args.push_back(filter.model);
     }
-    if (!filter.status.empty()) {
+    if (filter.status) {
       sql += " AND r.status = ?";
-      args.push_back(filter.status);
+      args.push_back(status_name(*filter.status));
     }
     if (!filter.since.empty()) {
       sql += " AND r.created_at >= ?";

@@ -3,9 +3,9 @@
 
 #include <random>
 
-#include "eval_report.hpp"
+#include "gsflow/evaluation/eval_report.hpp"
 
-namespace gsflow::app {
+namespace gsflow::evaluation {
 namespace {
 
 engine::SequenceSet random_dna(std::size_t n, std::size_t length, std::uint32_t seed) {
@@ -92,4 +92,4 @@ TEST(EvalReport, TableHasAColumnPerSetAndARowPerMetric) {
 }
 
 }  // namespace
-}  // namespace gsflow::app
+}  // namespace gsflow::evaluation

@@ -13,11 +13,11 @@
 #include <string_view>
 #include <utility>
 
-#include "gsflow/guidance/run_params.hpp"
+#include "gsflow/pipeline/run_params.hpp"
 
 namespace {
 
-using gsflow::guidance::RunParams;
+using gsflow::pipeline::RunParams;
 
 // The shards of a request tile [0, n) in order, with sizes that differ by at most one.
 void check_shards(std::size_t n, std::size_t shards) {
@@ -25,7 +25,7 @@ void check_shards(std::size_t n, std::size_t shards) {
   std::size_t smallest = n;
   std::size_t largest = 0;
   for (std::size_t i = 0; i < shards; ++i) {
-    const auto [first, count] = gsflow::guidance::shard_range(n, i, shards);
+    const auto [first, count] = gsflow::pipeline::shard_range(n, i, shards);
     FUZZ_CHECK(first == next);
     next = first + count;
     smallest = std::min(smallest, count);
@@ -39,13 +39,13 @@ void check_shards(std::size_t n, std::size_t shards) {
 void check_parse_shard(std::string_view text) {
   std::pair<std::size_t, std::size_t> shard;
   try {
-    shard = gsflow::guidance::parse_shard(std::string(text));
+    shard = gsflow::pipeline::parse_shard(std::string(text));
   } catch (const std::invalid_argument&) {
     return;
   }
   FUZZ_CHECK(shard.first < shard.second);
   const std::string again = std::to_string(shard.first) + "/" + std::to_string(shard.second);
-  FUZZ_CHECK(gsflow::guidance::parse_shard(again) == shard);
+  FUZZ_CHECK(gsflow::pipeline::parse_shard(again) == shard);
 }
 
 }  // namespace
@@ -56,7 +56,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 
   RunParams p;
   try {
-    p = gsflow::guidance::parse_run_params(text);
+    p = gsflow::pipeline::parse_run_params(text);
   } catch (const std::invalid_argument& e) {
     FUZZ_CHECK(e.what()[0] != '\0');
     return 0;
@@ -71,9 +71,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   FUZZ_CHECK(s.corrector_steps >= 0 && s.frames_every >= 0);
 
   // Round trip: parse_run_params(run_params_json(p)) == p (compared through the JSON text).
-  const std::string json = gsflow::guidance::run_params_json(p);
-  const RunParams back = gsflow::guidance::parse_run_params(json);  // throwing here is a finding
-  FUZZ_CHECK(gsflow::guidance::run_params_json(back) == json);
+  const std::string json = gsflow::pipeline::run_params_json(p);
+  const RunParams back = gsflow::pipeline::parse_run_params(json);  // throwing here is a finding
+  FUZZ_CHECK(gsflow::pipeline::run_params_json(back) == json);
 
   // Every field the input gives keeps its value (no silent narrowing or wrapping); the input is
   // an object since it parsed, and nlohmann compares 2 and 2.0 as equal.
@@ -89,7 +89,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
 
   // The request of this shard is its slice of [0, n).
-  const auto request = gsflow::guidance::to_request(p);
+  const auto request = gsflow::pipeline::to_request(p);
   FUZZ_CHECK(request.first + request.n <= p.n && request.n >= p.n / p.shards);
   if (p.shards <= 4096) check_shards(p.n, p.shards);
   return 0;

@@ -9,12 +9,15 @@
 #include <string>
 #include <vector>
 
-#include "gsflow/guidance/generate.hpp"
-#include "gsflow/guidance/run_params.hpp"
+#include "gsflow/pipeline/generate.hpp"
+#include "gsflow/pipeline/run_params.hpp"
 #include "gsflow/models/catalog.hpp"
 
 namespace gsflow::guidance {
 namespace {
+
+// STGFlow is exercised through the run pipeline's generate() and its run parameters.
+using namespace gsflow::pipeline;
 
 const models::Model& bundled(const std::string& name) {
   static std::map<std::string, models::Model> cache;

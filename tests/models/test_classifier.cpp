@@ -530,7 +530,7 @@ TEST(ClassifierTraining, ReachesTheBayesOptimalAurocOfAPlantedMotif) {
   o.seed = 2;
   int reports = 0;
   const auto r = train_classifier(
-      train, validation, o, [&](const ClassifierProgress&) { ++reports; }, 100);
+      train, validation, o, [&](const TrainProgress&) { ++reports; }, 100);
   const auto scores = classifier_scores(r.classifier, test.data);
   const double auroc = engine::auroc(scores, test.labels);
   // 20,000 test sequences: the AUROCs' standard errors are ~0.003.

@@ -97,7 +97,7 @@ TEST(RunStore, RunWrittenInBatchesReadsBack) {
   RunStore store(":memory:");
   const auto id = store.begin_run(new_run("first"));
   auto info = store.run(id);
-  EXPECT_EQ(info.status, kRunning);
+  EXPECT_EQ(info.status, RunStatus::running);
   EXPECT_EQ(info.name, "first");
   EXPECT_EQ(info.seed, 0xFFFFFFFFFFFFFFF0ull);
   EXPECT_EQ(info.kernels, (std::vector<std::string>{"softmax_f32_avx2_k4", "flow_step_f32_avx2_k4"}));
@@ -107,9 +107,9 @@ TEST(RunStore, RunWrittenInBatchesReadsBack) {
 
   store.add_batch(id, batch_of(0, 2));
   store.add_batch(id, batch_of(2, 2));
-  store.finish_run(id, kCompleted, 1.5, 1.0);
+  store.finish_run(id, RunStatus::completed, 1.5, 1.0);
   info = store.find_run("first");
-  EXPECT_EQ(info.status, kCompleted);
+  EXPECT_EQ(info.status, RunStatus::completed);
   EXPECT_EQ(info.completed, 4u);
   EXPECT_EQ(info.frames, 8u);
   EXPECT_DOUBLE_EQ(info.seconds_total, 1.5);
@@ -189,14 +189,14 @@ TEST(RunStore, ListFiltersTagsDeleteAndNotes) {
   other.tags = {};
   const auto b = store.begin_run(other);
   store.add_batch(a, batch_of(0, 1));
-  store.finish_run(a, kCompleted, 1, 1);
+  store.finish_run(a, RunStatus::completed, 1, 1);
   EXPECT_EQ(store.list_runs().size(), 2u);
   EXPECT_EQ(store.list_runs().front().name, "beta");  // newest first
   EXPECT_EQ(store.list_runs({.limit = 1}).size(), 1u);
   EXPECT_EQ(store.list_runs({.text = "lph"}).size(), 1u);
   EXPECT_EQ(store.list_runs({.tag = "a"}).front().name, "alpha");
   EXPECT_EQ(store.list_runs({.model = "peptide"}).front().name, "beta");
-  EXPECT_EQ(store.list_runs({.status = kCompleted}).front().name, "alpha");
+  EXPECT_EQ(store.list_runs({.status = RunStatus::completed}).front().name, "alpha");
   EXPECT_EQ(store.list_runs({.since = "2999"}).size(), 0u);
   store.add_tags(b, {"keep", "keep"});
   store.remove_tags(a, {"a"});
@@ -229,10 +229,10 @@ TEST(RunStore, RunsOfADeadProcessAreMarkedInterruptedOnOpen) {
   }
   RunStore store(file);
   EXPECT_EQ(store.recovered_runs(), 1u);
-  EXPECT_EQ(store.run(dead).status, kInterrupted);
+  EXPECT_EQ(store.run(dead).status, RunStatus::interrupted);
   EXPECT_EQ(store.run(dead).completed, 2u);
   EXPECT_EQ(store.sequences(dead).size(), 2u);
-  EXPECT_EQ(store.run(live).status, kRunning);  // this process is alive
+  EXPECT_EQ(store.run(live).status, RunStatus::running);  // this process is alive
   RunStore reader(file, {.read_only = true});
   EXPECT_EQ(reader.recovered_runs(), 0u);
 }
@@ -295,7 +295,7 @@ TEST(RunStore, MergeJoinsShardsIntoTheRequestAndIsIdempotent) {
     r.shard = {index, 2, "group-1", "req", R"({"n":4,"shards":1})", 4};
     const auto id = store.begin_run(r);
     store.add_batch(id, batch_of(index * 2, 2));
-    store.finish_run(id, kCompleted, 2.0, 1.0);
+    store.finish_run(id, RunStatus::completed, 2.0, 1.0);
     auto plain = new_run("plain-" + std::to_string(index));
     store.begin_run(plain);
   };
@@ -306,12 +306,12 @@ TEST(RunStore, MergeJoinsShardsIntoTheRequestAndIsIdempotent) {
   EXPECT_EQ(report.shards_joined, 1u);
   EXPECT_EQ(report.runs_added, 1u);
   auto merged = into.find_run("req");
-  EXPECT_EQ(merged.status, kInterrupted);  // half of it so far
+  EXPECT_EQ(merged.status, RunStatus::interrupted);  // half of it so far
   EXPECT_EQ(merged.completed, 2u);
   report = into.merge_from(dir.file("b.sqlite"));
   EXPECT_EQ(report.shards_joined, 1u);
   merged = into.find_run("req");
-  EXPECT_EQ(merged.status, kCompleted);
+  EXPECT_EQ(merged.status, RunStatus::completed);
   EXPECT_EQ(merged.requested, 4u);
   EXPECT_EQ(merged.params_json, R"({"n":4,"shards":1})");
   EXPECT_EQ(merged.shard.count, 1u);

@@ -7,6 +7,7 @@
 
 #include "gsflow/ui/models/history_model.hpp"
 
+using gsflow::storage::kRunStatusNames;
 using gsflow::storage::RunInfo;
 using gsflow::ui::HistoryModel;
 
@@ -19,7 +20,7 @@ RunInfo run(std::int64_t id, std::string name, std::string status, std::size_t c
   RunInfo r;
   r.id = id;
   r.name = std::move(name);
-  r.status = std::move(status);
+  r.status = kRunStatusNames.parse(status, "status");
   r.completed = completed;
   r.requested = requested;
   r.seed = seed;

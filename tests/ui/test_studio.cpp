@@ -171,7 +171,7 @@ class StudioTest : public QObject {
     QVERIFY(firstRun_ > 0);
     const storage::RunStore store(db_.toStdString(), {.read_only = true});
     const auto run = store.run(firstRun_);
-    QCOMPARE(QString::fromStdString(run.status), QStringLiteral("completed"));
+    QCOMPARE(QString::fromLatin1(storage::status_name(run.status)), QStringLiteral("completed"));
     QCOMPARE(run.completed, std::size_t{32});
     QCOMPARE(run.frames, std::size_t{160});
     const auto stored = store.sequences(firstRun_);
@@ -260,7 +260,7 @@ class StudioTest : public QObject {
     const storage::RunStore store(db_.toStdString(), {.read_only = true});
     const auto run = store.run(w->currentRunId());
     cancelledRun_ = run.id;
-    QCOMPARE(QString::fromStdString(run.status), QStringLiteral("interrupted"));
+    QCOMPARE(QString::fromLatin1(storage::status_name(run.status)), QStringLiteral("interrupted"));
     QVERIFY(run.completed >= 4 && run.completed < 64);
     QCOMPARE(run.completed % 4, std::size_t{0});  // whole batches only
     QCOMPARE(static_cast<std::size_t>(w->resultsView()->model()->rowCount()), run.completed);
@@ -458,7 +458,7 @@ class StudioTest : public QObject {
     const storage::RunStore after(db_.toStdString(), {.read_only = true});
     QCOMPARE(after.list_runs().size(), runs);  // nothing began in the store
     storage::RunFilter completed;
-    completed.status = "completed";
+    completed.status = storage::RunStatus::completed;
     QCOMPARE(after.list_runs(completed).size(), before.list_runs(completed).size());
     // A corrupt store: the history says why instead of crashing.
     const QString corrupt = dir_.filePath(QStringLiteral("corrupt.sqlite"));

@@ -13,7 +13,7 @@
 #include <set>
 
 #include "gsflow/engine/alphabet.hpp"
-#include "gsflow/engine/sequence_metrics.hpp"
+#include "gsflow/engine/metrics/kmer.hpp"
 #include "gsflow/ui/plots/comparison_charts.hpp"
 #include "gsflow/ui/results_view.hpp"
 

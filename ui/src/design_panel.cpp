@@ -23,27 +23,45 @@
 #include "gsflow/guidance/objective.hpp"
 #include "gsflow/models/catalog.hpp"
 #include "gsflow/models/model.hpp"
+#include "gsflow/pipeline/run_schema.hpp"
 
 namespace gsflow::ui {
 
 namespace {
 
-QSpinBox* spin(QWidget* parent, int lo, int hi, int value, const QString& tip) {
+// Form fields built from the run schema (gsflow/pipeline/run_schema.hpp): range, tooltip and
+// choices come from the parameter's row, the value from `defaults`, and the object name is the
+// parameter's key (tests compare the ranges with the schema's).
+QSpinBox* spin(QWidget* parent, const char* key, const pipeline::RunParams& defaults) {
+  const auto& row = pipeline::run_param(key);
   auto* box = new QSpinBox(parent);
-  box->setRange(lo, hi);
-  box->setValue(value);
-  box->setToolTip(tip);
+  box->setObjectName(QString::fromLatin1(key));
+  box->setRange(static_cast<int>(row.min), static_cast<int>(row.max));
+  box->setValue(QString::fromStdString(row.get(defaults)).toInt());
+  box->setToolTip(QString::fromStdString(row.help));
   return box;
 }
 
-QDoubleSpinBox* dspin(QWidget* parent, double lo, double hi, double value, double step,
-                      const QString& tip) {
+QDoubleSpinBox* dspin(QWidget* parent, const char* key, const pipeline::RunParams& defaults,
+                      double step) {
+  const auto& row = pipeline::run_param(key);
   auto* box = new QDoubleSpinBox(parent);
-  box->setRange(lo, hi);
+  box->setObjectName(QString::fromLatin1(key));
   box->setDecimals(3);
+  box->setRange(row.min, row.max);
   box->setSingleStep(step);
-  box->setValue(value);
-  box->setToolTip(tip);
+  box->setValue(QString::fromStdString(row.get(defaults)).toDouble());
+  box->setToolTip(QString::fromStdString(row.help));
+  return box;
+}
+
+QComboBox* combo(QWidget* parent, const char* key, const pipeline::RunParams& defaults) {
+  const auto& row = pipeline::run_param(key);
+  auto* box = new QComboBox(parent);
+  box->setObjectName(QString::fromLatin1(key));
+  for (const auto& name : row.choices) box->addItem(QString::fromStdString(name));
+  box->setCurrentText(QString::fromStdString(row.get(defaults)));
+  box->setToolTip(QString::fromStdString(row.help));
   return box;
 }
 
@@ -69,34 +87,31 @@ DesignPanel::DesignPanel(QWidget* parent) : QWidget(parent) {
   modelRow->addWidget(model_, 1);
   modelRow->addWidget(browse);
 
-  const guidance::RunParams defaults;
-  length_ = spin(this, 0, 100000, 0, tr("Letters per sequence; 0 = the model's length "
-                                       "(peptides: drawn from the training lengths)"));
+  const pipeline::RunParams defaults;
+  length_ = spin(this, "length", defaults);
   length_->setSpecialValueText(tr("model's"));
-  number_ = spin(this, 1, 1000000, 100, tr("How many sequences to generate"));
-  steps_ = spin(this, 1, 100000, defaults.sampler.steps, tr("Sampling steps"));
+  number_ = spin(this, "n", defaults);
+  steps_ = spin(this, "steps", defaults);
   method_ = new QComboBox(this);
+  method_->setObjectName(QStringLiteral("method"));
   method_->addItem(tr("the model's"), QString());
-  for (const char* m : {"gsfm", "gssm", "linear"}) method_->addItem(QString::fromLatin1(m), QString::fromLatin1(m));
-  method_->setToolTip(tr("Generation method; a bundled name picks the matching variant"));
-  integrator_ = new QComboBox(this);
-  integrator_->addItem(QStringLiteral("exponential"));
-  integrator_->addItem(QStringLiteral("euler"));
-  integrator_->setToolTip(tr("GSFM integrator (GSSM and Linear FM have their own)"));
-  temperature_ = dspin(this, 0.05, 10.0, 1.0, 0.05,
-                       tr("Inference temperature: the prediction is sharpened (< 1) or "
-                          "flattened (> 1)"));
-  seed_ = new QLineEdit(QStringLiteral("1"), this);
-  seed_->setToolTip(tr("Same seed, same sequences"));
+  for (const auto& m : pipeline::run_param("method").choices)
+    method_->addItem(QString::fromStdString(m), QString::fromStdString(m));
+  method_->setToolTip(QString::fromStdString(pipeline::run_param("method").help));
+  integrator_ = combo(this, "integrator", defaults);
+  temperature_ = dspin(this, "temperature", defaults, 0.05);
+  seed_ = new QLineEdit(QString::fromStdString(pipeline::run_param("seed").get(defaults)), this);
+  seed_->setObjectName(QStringLiteral("seed"));
+  seed_->setToolTip(QString::fromStdString(pipeline::run_param("seed").help));
   auto* dice = new QToolButton(this);
   dice->setText(tr("New"));
   dice->setToolTip(tr("A random seed"));
   auto* seedRow = new QHBoxLayout;
   seedRow->addWidget(seed_, 1);
   seedRow->addWidget(dice);
-  frames_ = spin(this, 0, 100000, 5, tr("Keep a trajectory frame every n-th step (0 = none)"));
-  batch_ = spin(this, 1, 100000, 64, tr("Sequences per network call (and per stored batch)"));
-  threads_ = spin(this, 1, 256, 2, tr("Network threads (never changes the sequences)"));
+  frames_ = spin(this, "frames_every", defaults);
+  batch_ = spin(this, "batch", defaults);
+  threads_ = spin(this, "threads", defaults);
 
   auto* sampling = new QGroupBox(tr("Generation"), this);
   auto* form = new QFormLayout(sampling);
@@ -126,15 +141,10 @@ DesignPanel::DesignPanel(QWidget* parent) : QWidget(parent) {
   objectiveButtons->addWidget(add);
   objectiveButtons->addWidget(remove);
   objectiveButtons->addStretch(1);
-  gamma_ = dspin(this, 0.0, 1000.0, defaults.guidance.gamma, 0.5,
-                 tr("Guidance strength γ (0 = unguided)"));
-  schedule_ = new QComboBox(this);
-  for (const char* s : {"constant", "rising", "falling"}) schedule_->addItem(QString::fromLatin1(s));
-  schedule_->setToolTip(tr("γ over time: constant, or the same total push given late or early"));
-  samples_ = spin(this, 1, 64, defaults.guidance.samples, tr("M: sequences drawn per step"));
-  from_ = new QComboBox(this);
-  for (const char* s : {"state", "prediction"}) from_->addItem(QString::fromLatin1(s));
-  from_->setToolTip(tr("Draw the M sequences from the state x or the prediction x̂"));
+  gamma_ = dspin(this, "gamma", defaults, 0.5);
+  schedule_ = combo(this, "gamma_schedule", defaults);
+  samples_ = spin(this, "guide_samples", defaults);
+  from_ = combo(this, "guide_from", defaults);
   auto* guidanceBox = new QGroupBox(tr("Guidance (STGFlow)"), this);
   auto* guideForm = new QFormLayout(guidanceBox);
   guideForm->addRow(objectives_);
@@ -234,8 +244,8 @@ std::vector<guidance::GuideTerm> DesignPanel::objectiveTerms() const {
 
 int DesignPanel::objectiveCount() const { return objectives_->rowCount(); }
 
-guidance::StoredRunOptions DesignPanel::options() const {
-  guidance::StoredRunOptions o;
+pipeline::StoredRunOptions DesignPanel::options() const {
+  pipeline::StoredRunOptions o;
   auto& p = o.params;
   p.model = model().toStdString();
   if (p.model.empty()) throw std::invalid_argument("Model: choose a bundled model or a checkpoint file");
@@ -250,12 +260,7 @@ guidance::StoredRunOptions DesignPanel::options() const {
   }
   p.sampler.integrator = engine::parse_integrator(integrator_->currentText().toStdString(), "Integrator");
   p.sampler.temperature = temperature_->value();
-  bool ok = false;
-  const qulonglong seed = seed_->text().trimmed().toULongLong(&ok);
-  if (!ok)
-    throw std::invalid_argument("Seed: '" + seed_->text().toStdString() +
-                                "' is not a whole number from 0 to 18446744073709551615");
-  p.sampler.seed = seed;
+  pipeline::run_param("seed").set(p, seed_->text().trimmed().toStdString(), "Seed");
   p.sampler.frames_every = frames_->value();
   p.sampler.batch = static_cast<std::size_t>(batch_->value());
   p.guidance.terms = objectiveTerms();
@@ -275,7 +280,7 @@ guidance::StoredRunOptions DesignPanel::options() const {
   return o;
 }
 
-void DesignPanel::setParams(const guidance::RunParams& p, const QString& model) {
+void DesignPanel::setParams(const pipeline::RunParams& p, const QString& model) {
   setModel(model);
   number_->setValue(static_cast<int>(p.n));
   length_->setValue(static_cast<int>(p.length));

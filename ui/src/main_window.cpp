@@ -75,7 +75,7 @@ MainWindow::MainWindow(const QString& database, QWidget* parent)
 
   buildActions();
 
-  connect(controller_, &RunController::started, this, [this](const guidance::StoredRunOutcome& run) {
+  connect(controller_, &RunController::started, this, [this](const pipeline::StoredRunOutcome& run) {
     current_.id = run.run_id;
     current_.name = text(run.run_name);
     current_.model = text(run.model_name);
@@ -102,16 +102,16 @@ MainWindow::MainWindow(const QString& database, QWidget* parent)
   connect(controller_, &RunController::notice, this,
           [this](const QString& message) { statusBar()->showMessage(message, 10000); });
   connect(controller_, &RunController::finished, this,
-          [this](const guidance::StoredRunOutcome& outcome) {
+          [this](const pipeline::StoredRunOutcome& outcome) {
             setRunning(false);
             status_->setText(tr("%1: %2, %3 sequences in %4 s (network %5 s)")
-                                 .arg(current_.name, text(outcome.status))
+                                 .arg(current_.name, text(storage::status_name(outcome.status)))
                                  .arg(outcome.sequences.size())
                                  .arg(outcome.seconds, 0, 'f', 2)
                                  .arg(outcome.network_seconds, 0, 'f', 2));
             refreshHistory();
             history_->selectRun(outcome.run_id);
-            emit runEnded(text(outcome.status));
+            emit runEnded(text(storage::status_name(outcome.status)));
           });
   connect(controller_, &RunController::failed, this, [this](const QString& message) {
     setRunning(false);
@@ -226,7 +226,7 @@ bool MainWindow::isRunning() const { return controller_->isRunning(); }
 
 bool MainWindow::startRun(const std::string& expectModelHash) {
   if (controller_->isRunning()) return false;
-  guidance::StoredRunOptions options;
+  pipeline::StoredRunOptions options;
   try {
     options = design_->options();
   } catch (const std::exception& e) {

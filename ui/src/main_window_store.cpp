@@ -54,7 +54,7 @@ bool MainWindow::reopenRun(std::int64_t id) {
     try {
       // The form takes the run's settings, so Run repeats it or a variation of it; a bundled
       // model keeps its short name.
-      const auto params = guidance::parse_run_params(run.params_json);
+      const auto params = pipeline::parse_run_params(run.params_json);
       current_.steps = params.sampler.steps;
       const auto bundled = models::bundled_models();
       const bool isBundled =
@@ -68,7 +68,7 @@ bool MainWindow::reopenRun(std::int64_t id) {
     trajectory_->addStepScores(store.step_scores(id));
     trajectory_->setFrames(0, store.frames(id, 0));
     status_->setText(tr("%1: %2, %3 of %4 sequences, %5 frames")
-                         .arg(current_.name, text(run.status))
+                         .arg(current_.name, text(storage::status_name(run.status)))
                          .arg(run.completed)
                          .arg(run.requested)
                          .arg(run.frames));
@@ -99,7 +99,7 @@ bool MainWindow::rerunRun(std::int64_t id) {
   std::string modelHash;
   try {
     const auto run = readStore(database_).run(id);
-    const auto params = guidance::parse_run_params(run.params_json);
+    const auto params = pipeline::parse_run_params(run.params_json);
     design_->setParams(params, text(run.model.file));
     design_->setRunName(QString());
     modelHash = run.model.hash;
@@ -123,7 +123,7 @@ bool MainWindow::deleteRun(std::int64_t id, bool confirm) {
                                   .arg(run.frames)
                                   .arg(database_)) != QMessageBox::Yes)
       return false;
-    if (run.status == storage::kRunning && controller_->isRunning() && id == current_.id) {
+    if (run.status == storage::RunStatus::running && controller_->isRunning() && id == current_.id) {
       showError(tr("Cannot delete the run"), tr("It is still running; cancel it first."));
       return false;
     }

@@ -5,7 +5,7 @@
 
 #include "gsflow/engine/alphabet.hpp"
 #include "gsflow/engine/fasta.hpp"
-#include "gsflow/engine/sequence_metrics.hpp"
+#include "gsflow/engine/metrics/distance.hpp"
 
 namespace gsflow::ui {
 

@@ -16,10 +16,10 @@ class RunWorker : public QObject {
       : controller_(controller), cancel_(cancel) {}
 
  public slots:
-  void run(const gsflow::guidance::StoredRunOptions& options) {
-    guidance::StoredRunHooks hooks;
+  void run(const gsflow::pipeline::StoredRunOptions& options) {
+    pipeline::StoredRunHooks hooks;
     hooks.cancel = cancel_;
-    hooks.started = [this](const guidance::StoredRunOutcome& run) {
+    hooks.started = [this](const pipeline::StoredRunOutcome& run) {
       emit controller_->started(run);
     };
     // Progress at most every 1 % or final: the UI thread repaints on each.
@@ -40,7 +40,7 @@ class RunWorker : public QObject {
       emit controller_->notice(QString::fromStdString(text));
     };
     try {
-      emit controller_->finished(guidance::run_and_store(options, hooks));
+      emit controller_->finished(pipeline::run_and_store(options, hooks));
     } catch (const std::exception& e) {
       emit controller_->failed(QString::fromStdString(e.what()));
     } catch (...) {
@@ -56,8 +56,8 @@ class RunWorker : public QObject {
 }  // namespace
 
 RunController::RunController(QObject* parent) : QObject(parent) {
-  qRegisterMetaType<guidance::StoredRunOptions>();
-  qRegisterMetaType<guidance::StoredRunOutcome>();
+  qRegisterMetaType<pipeline::StoredRunOptions>();
+  qRegisterMetaType<pipeline::StoredRunOutcome>();
   qRegisterMetaType<storage::FrameRecord>();
   qRegisterMetaType<std::vector<storage::SequenceRecord>>();
   qRegisterMetaType<std::vector<storage::StepScore>>();
@@ -78,7 +78,7 @@ RunController::~RunController() {
   thread_.wait();
 }
 
-bool RunController::start(const guidance::StoredRunOptions& options) {
+bool RunController::start(const pipeline::StoredRunOptions& options) {
   if (running_) return false;
   running_ = true;
   cancel_.store(false);

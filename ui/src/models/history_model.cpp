@@ -69,7 +69,7 @@ QVariant HistoryModel::data(const QModelIndex& index, int role) const {
     case Name:
       return QString::fromStdString(run.name);
     case Status:
-      return QString::fromStdString(run.status);
+      return QString::fromLatin1(storage::status_name(run.status));
     case Model:
       return QString::fromStdString(run.model.name);
     case Method:

@@ -3,6 +3,8 @@
 // path.
 #pragma once
 
+#include "gsflow/engine/enum_names.hpp"
+
 #include <string>
 
 namespace gsflow::engine {
@@ -17,6 +19,8 @@ enum class Interpolant {
   consistent,
 };
 
+inline constexpr EnumNames<Interpolant, 2> kInterpolantNames{
+    "interpolant", {{{Interpolant::paper, "paper"}, {Interpolant::consistent, "consistent"}}}};
 const char* interpolant_name(Interpolant interpolant);
 // Parses "paper" / "consistent"; throws std::invalid_argument naming `field` otherwise.
 Interpolant parse_interpolant(const std::string& text, const std::string& field = "interpolant");

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "gsflow/engine/enum_names.hpp"
 #include "gsflow/engine/kernels.hpp"
 #include "gsflow/engine/path.hpp"
 
@@ -20,6 +21,8 @@ enum class Method {
   gssm,    // denoiser gives q = 1/K + score/(K lam_c) (the score model); predictor-corrector
   linear,  // Linear FM: x_t = t x_1 + (1 - t) Dirichlet(1); velocity (x_hat - x) / (1 - t)
 };
+inline constexpr EnumNames<Method, 3> kMethodNames{
+    "method", {{{Method::gsfm, "gsfm"}, {Method::gssm, "gssm"}, {Method::linear, "linear"}}}};
 const char* method_name(Method method);
 Method parse_method(const std::string& text, const std::string& field = "method");
 
@@ -27,6 +30,8 @@ enum class Integrator {
   exponential,  // x <- softmax(log x + dA x_hat): exact for frozen x_hat, never leaves the simplex
   euler,        // x <- x + h u, clamped at 0 and renormalised (for comparison)
 };
+inline constexpr EnumNames<Integrator, 2> kIntegratorNames{
+    "integrator", {{{Integrator::exponential, "exponential"}, {Integrator::euler, "euler"}}}};
 const char* integrator_name(Integrator integrator);
 Integrator parse_integrator(const std::string& text, const std::string& field = "integrator");
 
@@ -34,6 +39,8 @@ enum class Decode {
   xhat,  // argmax of the denoiser's last prediction (GSSM: of the recovered posterior)
   x,     // argmax of the final state
 };
+inline constexpr EnumNames<Decode, 2> kDecodeNames{
+    "decode", {{{Decode::xhat, "xhat"}, {Decode::x, "x"}}}};
 const char* decode_name(Decode decode);
 Decode parse_decode(const std::string& text, const std::string& field = "decode");
 

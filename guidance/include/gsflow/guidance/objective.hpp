@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "gsflow/engine/kernels.hpp"
-#include "gsflow/engine/sequence_metrics.hpp"
+#include "gsflow/engine/sequence.hpp"
 
 namespace gsflow::guidance {
 

@@ -23,6 +23,10 @@ enum class GammaSchedule {
   falling,   // gamma(t) = 2 gamma (1 - t): the same total push, given early, so that the
              // denoiser's later steps fill in details that agree with it
 };
+inline constexpr engine::EnumNames<GammaSchedule, 3> kGammaScheduleNames{
+    "schedule",
+    {{{GammaSchedule::constant, "constant"}, {GammaSchedule::rising, "rising"},
+      {GammaSchedule::falling, "falling"}}}};
 const char* gamma_schedule_name(GammaSchedule schedule);
 GammaSchedule parse_gamma_schedule(const std::string& text, const std::string& field);
 
@@ -31,6 +35,8 @@ enum class GuideFrom {
   state,       // the current state x_n (method.md's reconstruction)
   prediction,  // the denoiser's prediction x_hat (a variant: sequences the model expects)
 };
+inline constexpr engine::EnumNames<GuideFrom, 2> kGuideFromNames{
+    "source", {{{GuideFrom::state, "state"}, {GuideFrom::prediction, "prediction"}}}};
 const char* guide_from_name(GuideFrom from);
 GuideFrom parse_guide_from(const std::string& text, const std::string& field);
 

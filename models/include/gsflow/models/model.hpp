@@ -32,6 +32,10 @@ enum class NetworkInput {
               // posterior under a uniform prior (0 where x_t carries no information, K e_k - 1 at
               // t = 1), so a neighbour's evidence has the same scale at every t (docs/method.md)
 };
+inline constexpr engine::EnumNames<NetworkInput, 3> kNetworkInputNames{
+    "network input",
+    {{{NetworkInput::log_probs, "log_probs"}, {NetworkInput::probs, "probs"},
+      {NetworkInput::posterior, "posterior"}}}};
 inline constexpr NetworkInput kNetworkInputs[] = {NetworkInput::log_probs, NetworkInput::probs,
                                                   NetworkInput::posterior};
 const char* network_input_name(NetworkInput input);
@@ -44,6 +48,10 @@ enum class NetworkType {
   transformer,  // pre-norm transformer with adaptive layer norm on t, padding mask, any length up
                 // to ModelSpec::length (peptides)
 };
+inline constexpr engine::EnumNames<NetworkType, 3> kNetworkTypeNames{
+    "network type",
+    {{{NetworkType::mlp, "mlp"}, {NetworkType::cnn, "cnn"},
+      {NetworkType::transformer, "transformer"}}}};
 const char* network_type_name(NetworkType type);
 NetworkType parse_network_type(const std::string& text, const std::string& field);
 

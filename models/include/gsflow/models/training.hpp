@@ -1,15 +1,17 @@
-// The training loop shared by every method and network: AdamW, gradient clipping, warm-up + cosine
-// learning rate, optional EMA, periodic validation, progress, checkpoints and resume.
+// Training generators (GSFM, GSSM, Linear FM) on letter sequences: the data, the generator-specific
+// options and results, and the method's validation loss. The loop is the one trainer that
+// classifiers share (trainer.hpp): AdamW, gradient clipping, warm-up + cosine learning rate,
+// optional EMA, periodic validation, progress, checkpoints and resume.
 #pragma once
 
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
-#include <functional>
 #include <string>
 #include <vector>
 
 #include "gsflow/models/model.hpp"
+#include "gsflow/models/trainer.hpp"
 
 namespace gsflow::models {
 
@@ -30,54 +32,35 @@ enum class TimeSampling {
   uniform,     // t ~ U(0, 1) per sequence
   stratified,  // one stratum of [0, 1) per batch element, shuffled: lower-variance gradients
 };
+inline constexpr engine::EnumNames<TimeSampling, 2> kTimeSamplingNames{
+    "time sampling",
+    {{{TimeSampling::uniform, "uniform"}, {TimeSampling::stratified, "stratified"}}}};
 const char* time_sampling_name(TimeSampling sampling);
 TimeSampling parse_time_sampling(const std::string& text, const std::string& field);
 
-struct TrainOptions {
-  std::int64_t steps = 1000;   // total optimiser steps (a resumed model continues up to this)
-  std::size_t batch = 512;     // sequences per step
-  double lr = 1e-3;            // peak learning rate
-  double weight_decay = 0.01;  // AdamW decoupled weight decay
-  double clip = 1.0;           // gradient-norm clip (0 = off)
-  std::int64_t warmup = 200;   // linear warm-up steps, then cosine decay to lr * min_lr_ratio
-  double min_lr_ratio = 0.05;  // final learning rate as a fraction of lr
-  double ema = 0.0;            // EMA decay of the weights (0 = off, e.g. 0.999)
+// A generator's training options: the trainer's (steps, batch, schedule, EMA, validation and
+// checkpoint intervals, seed: trainer.hpp, with its defaults) and these.
+struct TrainOptions : TrainerOptions {
   TimeSampling time_sampling = TimeSampling::uniform;  // see TimeSampling
   // Loss weight per position of the model's length (empty = all 1). The training loss becomes
   // sum(w * loss) / sum(w) over real positions, which moves capacity towards heavily weighted
   // positions without changing what each position's loss is minimised by. The validation loss
   // is never weighted, so it stays comparable across recipes.
   std::vector<float> position_weights;
-  std::int64_t validate_every = 500;   // steps between validation losses (0 = only at the end)
   std::size_t validation_batches = 8;  // batches (fixed noise) per validation
-  std::int64_t checkpoint_every = 0;  // steps between checkpoints to checkpoint_file (0 = end only)
-  std::string checkpoint_file;        // where to save (empty = never); best kept as FILE.best
-  int threads = 1;                    // LibTorch intra-op threads
-  std::uint64_t seed = 0;             // batches, times and noise
 };
 
-struct TrainProgress {
-  std::int64_t step = 0, total = 0;
-  double loss = 0.0;       // mean training loss since the last report
-  double val_loss = -1.0;  // latest validation loss (-1 = none yet)
-  double lr = 0.0;
-  double seconds = 0.0;  // wall time since the start of this call
-};
-
-struct TrainResult {
-  std::int64_t steps_done = 0;  // steps taken in this call
-  double first_val_loss = -1.0, last_val_loss = -1.0, best_val_loss = -1.0;
-  double seconds = 0.0;
-  bool cancelled = false;
+struct TrainResult : TrainerResult {
+  double first_val_loss = -1.0, last_val_loss = -1.0, best_val_loss = -1.0;  // -1 = none
 };
 
 // Trains `model` on `train` from model.record().train_steps up to options.steps (so a model loaded
-// from a checkpoint resumes, with its optimiser state). `validation` may be empty. Progress is
-// reported every `report_every` steps and after each validation. Throws ModelError for data that
-// does not fit the model (length, letters >= K).
+// from a checkpoint resumes, with its optimiser state). `validation` may be empty. Progress (the
+// loss and val_loss fields) is reported every `report_every` steps and after each validation;
+// `cancel` stops after the current step and still writes the checkpoint. Throws ModelError for
+// data that does not fit the model (length, letters >= K).
 TrainResult train(Model& model, const Dataset& train, const Dataset& validation,
-                  const TrainOptions& options,
-                  const std::function<void(const TrainProgress&)>& progress = {},
+                  const TrainOptions& options, const TrainProgressSink& progress = {},
                   std::int64_t report_every = 100, const std::atomic<bool>* cancel = nullptr);
 
 // Validation loss of the model's current (EMA if any) weights on `data` with fixed noise,

@@ -9,14 +9,23 @@
 #include <string>
 #include <vector>
 
+#include "gsflow/engine/enum_names.hpp"
+
 namespace gsflow::storage {
 
 // Run status. A run is `running` while its process writes it; one whose process died is marked
-// `interrupted` the next time the store is opened for writing.
-inline constexpr const char* kRunning = "running";
-inline constexpr const char* kCompleted = "completed";
-inline constexpr const char* kInterrupted = "interrupted";  // Ctrl-C, cancel, killed process
-inline constexpr const char* kFailed = "failed";            // an error stopped it (see error)
+// `interrupted` the next time the store is opened for writing. Stored by name (kRunStatusNames).
+enum class RunStatus {
+  running,
+  completed,
+  interrupted,  // Ctrl-C, cancel, killed process
+  failed,       // an error stopped it (see error)
+};
+inline constexpr engine::EnumNames<RunStatus, 4> kRunStatusNames{
+    "status",
+    {{{RunStatus::running, "running"}, {RunStatus::completed, "completed"},
+      {RunStatus::interrupted, "interrupted"}, {RunStatus::failed, "failed"}}}};
+inline const char* status_name(RunStatus status) { return kRunStatusNames.name(status); }
 
 struct ModelInfo {
   std::string name;      // e.g. "dna-promoter"
@@ -43,7 +52,7 @@ struct ShardInfo {
 struct NewRun {
   std::string name;         // unique in the store; "" = MODEL-sSEED (numbered when taken)
   bool rename_if_taken = false;  // a taken name gets -2, -3, ... instead of an error
-  std::string params_json;  // guidance::run_params_json(): enough to rerun it
+  std::string params_json;  // pipeline::run_params_json(): enough to rerun it
   std::uint64_t seed = 0;
   std::string method;
   ModelInfo model;
@@ -58,7 +67,8 @@ struct NewRun {
 struct RunInfo {
   std::int64_t id = 0;
   std::string uid;  // random 128-bit hex: the run's identity across merged stores
-  std::string name, status, params_json, method, version;
+  std::string name, params_json, method, version;
+  RunStatus status = RunStatus::running;
   ShardInfo shard;
   std::uint64_t seed = 0;
   ModelInfo model;
@@ -107,7 +117,7 @@ struct RunFilter {
   std::string text{};     // substring of the name or notes ("" = any)
   std::string tag{};      // exact tag
   std::string model{};    // model name
-  std::string status{};   // exact status
+  std::optional<RunStatus> status{};  // exact status
   std::string since{};    // created at or after (ISO 8601 prefix, e.g. 2026-12-01)
   std::size_t limit = 0;  // newest first; 0 = all
 };

@@ -60,7 +60,7 @@ class RunStore {
   // it is stored or none. Throws StorageError (e.g. disk full), leaving earlier batches intact.
   void add_batch(std::int64_t run, const Batch& batch);
   // Sets the final status (completed, interrupted or failed), timings and error message.
-  void finish_run(std::int64_t run, const std::string& status, double seconds_total,
+  void finish_run(std::int64_t run, RunStatus status, double seconds_total,
                   double seconds_network, const std::string& error = "");
 
   // Newest first, with tags and counts; params_json and shard.group_params_json are left empty

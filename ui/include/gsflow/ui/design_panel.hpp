@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "gsflow/guidance/stored_run.hpp"
+#include "gsflow/pipeline/stored_run.hpp"
 
 class QComboBox;
 class QDoubleSpinBox;
@@ -27,9 +27,9 @@ class DesignPanel : public QWidget {
 
   // The run the form describes (db left empty). Throws std::invalid_argument naming the field
   // for impossible values (an empty objective, a bad weight, a seed that is not a number, ...).
-  guidance::StoredRunOptions options() const;
+  pipeline::StoredRunOptions options() const;
   // Fills the form from stored run parameters (reopen, rerun); the model field takes `model`.
-  void setParams(const guidance::RunParams& params, const QString& model);
+  void setParams(const pipeline::RunParams& params, const QString& model);
 
   void setModel(const QString& model);
   QString model() const;

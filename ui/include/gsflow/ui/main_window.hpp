@@ -7,7 +7,7 @@
 #include <QString>
 #include <cstdint>
 
-#include "gsflow/guidance/stored_run.hpp"
+#include "gsflow/pipeline/stored_run.hpp"
 
 class QAction;
 class QLabel;

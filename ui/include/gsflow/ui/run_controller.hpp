@@ -1,5 +1,5 @@
 // Runs generations off the UI thread: a worker object lives in a QThread owned by the controller,
-// runs guidance::run_and_store() (the same stored run as `gsflow generate`) and sends progress,
+// runs pipeline::run_and_store() (the same stored run as `gsflow generate`) and sends progress,
 // trajectory frames, finished sequences and the outcome back as copied values through queued
 // signals. Destroying the controller cancels the run and joins the thread.
 #pragma once
@@ -10,7 +10,7 @@
 #include <atomic>
 #include <vector>
 
-#include "gsflow/guidance/stored_run.hpp"
+#include "gsflow/pipeline/stored_run.hpp"
 #include "gsflow/storage/records.hpp"
 
 namespace gsflow::ui {
@@ -29,12 +29,12 @@ class RunController : public QObject {
   bool isRunning() const { return running_; }
 
   // Starts a run; false (and nothing started) when one is already running.
-  bool start(const gsflow::guidance::StoredRunOptions& options);
+  bool start(const gsflow::pipeline::StoredRunOptions& options);
   // Stops the run in progress now: completed batches stay stored, the run ends `interrupted`.
   void cancel();
 
  signals:
-  void started(const gsflow::guidance::StoredRunOutcome& run);
+  void started(const gsflow::pipeline::StoredRunOutcome& run);
   void progress(qulonglong done, qulonglong total);
   void frame(const gsflow::storage::FrameRecord& frame);  // sequences < kLiveSequences
   // A batch of finished sequences (stored already) and the step scores of its steps.
@@ -42,12 +42,12 @@ class RunController : public QObject {
                  const std::vector<gsflow::storage::StepScore>& stepScores);
   void notice(const QString& text);
   // The run ended (completed or interrupted); outcome.sequences holds everything made.
-  void finished(const gsflow::guidance::StoredRunOutcome& outcome);
+  void finished(const gsflow::pipeline::StoredRunOutcome& outcome);
   // The run could not start or stopped with an error (the store marks a begun run failed).
   void failed(const QString& message);
 
   // internal: hands the options to the worker thread
-  void runRequested(const gsflow::guidance::StoredRunOptions& options);
+  void runRequested(const gsflow::pipeline::StoredRunOptions& options);
 
  private:
   QThread thread_;

@@ -1,0 +1,176 @@
+// `gsflow eval`: generates n sequences with a model and compares them with a data split, beside
+// the real-vs-real floor and two baselines (Linear FM at the same budget, a fitted PWM). With
+// --sequences it evaluates the records of a FASTA file instead (designs exported from a run or
+// written by another tool), against the same split, floor and PWM baseline.
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <iostream>
+#include <optional>
+
+#include "gsflow/evaluation/eval_report.hpp"
+#include "global_options.hpp"
+#include "gsflow/engine/errors.hpp"
+#include "gsflow/engine/sequence_metrics.hpp"
+#include "gsflow/pipeline/generate.hpp"
+#include "gsflow/pipeline/run_params.hpp"
+#include "gsflow/models/catalog.hpp"
+#include "model_commands.hpp"
+#include "sequence_sets.hpp"
+
+namespace gsflow::app {
+
+namespace {
+
+struct EvalCli {
+  std::string model = "dna-promoter", split = "validation", data, dataset, linear, sequences;
+  std::size_t n = 1000;
+  int steps = 100, threads = 2;
+  std::uint64_t seed = 0;
+  bool json = false, no_linear = false;
+};
+
+// The generation of one eval set, as a stored run would record it (eval prints it with --json).
+pipeline::RunParams eval_params(const std::string& model_file, const models::Model& model,
+                                const EvalCli& cli) {
+  pipeline::RunParams params;
+  params.model = model_file;
+  params.n = cli.n;
+  params.threads = cli.threads;
+  params.consistent = global_options().consistent;
+  params.sampler.method = model.spec().method;
+  params.sampler.steps = cli.steps;
+  params.sampler.seed = cli.seed;
+  params.sampler.batch = 256;
+  params.sampler.frames_every = 0;  // eval keeps no trajectory
+  return params;
+}
+
+Sequences generate_set(const pipeline::RunParams& params, const models::Model& model) {
+  const engine::Kernels kernels(kernel_options(params.threads));
+  auto result = pipeline::generate(model, pipeline::to_request(params), kernels);
+  std::cerr << fmt::format("eval: generated {} sequences in {:.1f} s (network {:.1f} s)\n",
+                           result.completed, result.total_seconds, result.network_seconds);
+  return std::move(result.sequences);
+}
+
+void run_eval(const EvalCli& cli) {
+  if (cli.split != "validation" && cli.split != "test")
+    throw std::invalid_argument("--split: expected validation or test, not '" + cli.split + "'");
+  const auto file = models::resolve_model(cli.model);
+  const auto model = models::Model::load(file);
+  const auto& spec = model.spec();
+  const engine::Alphabet& alphabet = alphabet_named(spec.alphabet, file + ": alphabet");
+  const bool dna = spec.alphabet == "dna";
+  const std::string dataset = !cli.dataset.empty() ? cli.dataset
+                              : dna                ? fmt::format("dna{}", spec.length)
+                                                   : "peptide";
+  const std::size_t kmax = dna ? 6 : 3;
+  if (cli.split == "test")
+    std::cerr << "eval: the test split is reserved for final reports; select models on "
+                 "validation\n";
+
+  // A file to evaluate is read first, so that a bad one fails before the data sets are read.
+  const bool external = !cli.sequences.empty();
+  Sequences generated;
+  if (external) {
+    generated = read_sequences(cli.sequences, alphabet, 1, spec.length);
+    if (generated.empty()) throw engine::InputError(cli.sequences, 0, "no sequences to evaluate");
+    std::cerr << fmt::format("eval: {} sequences from {}\n", generated.size(), cli.sequences);
+  }
+  const auto training =
+      read_sequences(data_file(dataset + "/train.fasta", cli.data), alphabet, 1, spec.length);
+  const auto reference = read_sequences(data_file(dataset + "/" + cli.split + ".fasta", cli.data),
+                                        alphabet, 1, spec.length);
+  const std::string name = std::filesystem::path(file).stem().string();
+  std::cerr << fmt::format("eval {}: {} on {} ({} sequences), training {} sequences\n", name,
+                           engine::method_name(spec.method), cli.split, reference.size(),
+                           training.size());
+
+  std::optional<pipeline::RunParams> params;  // only when generating
+  if (!external) {
+    params = eval_params(file, model, cli);
+    generated = generate_set(*params, model);
+  }
+  const std::size_t k = spec.k;
+  const auto metrics = engine::evaluate_set(generated, reference, training, k, kmax);
+  const auto floor = engine::kmer_js_floor(
+      engine::sample_subset(training, generated.size(), cli.seed + 1), reference, k, kmax);
+
+  std::map<std::string, engine::SetMetrics> baselines;
+  const auto pwm = engine::PwmModel::fit(training, k);
+  const std::size_t n = generated.size();  // cli.n unless the set was read from a file
+  const auto pwm_set = dna ? pwm.sample(n, spec.length, cli.seed + 2) : pwm.sample(n, cli.seed + 2);
+  baselines["pwm"] = engine::evaluate_set(pwm_set, reference, training, k, kmax);
+  if (!external && !cli.no_linear && spec.method != engine::Method::linear) {
+    std::string linear_file;
+    try {
+      linear_file = models::resolve_model(cli.linear.empty() ? name : cli.linear, "linear");
+    } catch (const models::ModelError& e) {
+      std::cerr << "eval: no Linear FM baseline (" << e.what() << ")\n";
+    }
+    if (!linear_file.empty()) {
+      const auto linear = models::Model::load(linear_file);
+      std::cerr << "eval: Linear FM baseline " << linear_file << "\n";
+      baselines["linear_fm"] =
+          engine::evaluate_set(generate_set(eval_params(linear_file, linear, cli), linear),
+                               reference, training, k, kmax);
+    }
+  }
+  if (cli.json) {
+    auto j = evaluation::eval_json(name, cli.split, metrics, floor, baselines);
+    j["seed"] = cli.seed;
+    j["checkpoint"] = file;
+    if (external) {
+      j["sequences"] = cli.sequences;
+    } else {
+      j["method"] = engine::method_name(spec.method);
+      j["steps"] = cli.steps;
+      j["params"] = nlohmann::json::parse(pipeline::run_params_json(*params));
+    }
+    std::cout << j.dump(2) << "\n";
+  } else {
+    // The first column is headed by what was evaluated: the model, or the file's name.
+    const std::string title =
+        external ? std::filesystem::path(cli.sequences).filename().string() : name;
+    std::cout << evaluation::eval_table(title, cli.split, metrics, floor, baselines);
+  }
+}
+
+}  // namespace
+
+void add_eval_command(CLI::App& app) {
+  auto cli = std::make_shared<EvalCli>();
+  auto* cmd = app.add_subcommand("eval",
+                                 "Generate with a model, or read --sequences FILE, and compare "
+                                 "with a data split (k-mer JS, novelty, ...)");
+  cmd->add_option("--model", cli->model, "Bundled model name or checkpoint file")
+      ->capture_default_str();
+  cmd->add_option("--split", cli->split, "validation or test (test: final reports only)")
+      ->capture_default_str();
+  auto* n = cmd->add_option("--n", cli->n, "Sequences to generate")
+                ->check(CLI::PositiveNumber)
+                ->capture_default_str();
+  cmd->add_option("--seed", cli->seed, "Seed of generation and baselines")->capture_default_str();
+  auto* steps = cmd->add_option("--steps", cli->steps, "Sampling steps")
+                    ->check(CLI::PositiveNumber)
+                    ->capture_default_str();
+  cmd->add_option("--threads", cli->threads, "Threads")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  cmd->add_option("--data", cli->data, "Data folder (default: $GSFLOW_DATA or data/)");
+  cmd->add_option("--dataset", cli->dataset,
+                  "Folder inside the data folder (default: dnaL for DNA, peptide for protein)");
+  cmd->add_option("--linear", cli->linear,
+                  "Linear FM baseline model (default: MODEL-linear when it exists)");
+  cmd->add_flag("--no-linear", cli->no_linear, "Skip the Linear FM baseline");
+  cmd->add_flag("--json", cli->json, "Print one JSON object on stdout");
+  cmd->add_option("--sequences", cli->sequences,
+                  "Evaluate the records of this FASTA file instead of generating (the model "
+                  "gives the alphabet, the longest length and the data set)")
+      ->excludes(n)
+      ->excludes(steps);
+  cmd->callback([cli] { run_eval(*cli); });
+}
+
+}  // namespace gsflow::app

@@ -1,0 +1,300 @@
+// `gsflow eval-guidance`: measures STGFlow steering. For each gamma it generates n sequences
+// guided by one objective and reports the objective's score distribution, an independent judge's
+// score (a k-mer logistic regression trained on another split), naturalness (k-mer JS to a data
+// split), uniqueness, diversity and time; beside them best-of-N rejection sampling from the
+// unguided model at the same number of objective (classifier) calls per sequence.
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <optional>
+
+#include "global_options.hpp"
+#include "gsflow/engine/sequence_metrics.hpp"
+#include "gsflow/evaluation/best_of_n.hpp"
+#include "gsflow/pipeline/generate.hpp"
+#include "gsflow/models/judge.hpp"
+#include "gsflow/guidance/objective.hpp"
+#include "gsflow/models/catalog.hpp"
+#include "model_commands.hpp"
+#include "sequence_sets.hpp"
+#include "statistics.hpp"
+
+namespace gsflow::app {
+
+namespace {
+
+using nlohmann::json;
+
+struct EvalGuidanceCli {
+  std::string model = "dna-promoter", objective, judge, split = "validation", data, out;
+  std::vector<double> gammas = {0, 1, 2, 4, 8};
+  std::string schedule = "constant", from = "state";
+  std::size_t n = 500, pool = 0;
+  int steps = 100, samples = 4, threads = 2;
+  std::uint64_t seed = 0;
+  bool json = false;
+};
+
+// The gammas to run: 0 (the unguided reference) added, sorted, without repeats. Throws
+// std::invalid_argument for a negative or infinite one.
+std::vector<double> gamma_list(std::vector<double> gammas) {
+  for (const double g : gammas)
+    if (!(g >= 0.0) || !std::isfinite(g))
+      throw std::invalid_argument(fmt::format("--gammas: {} is not a number >= 0", g));
+  gammas.push_back(0.0);
+  std::sort(gammas.begin(), gammas.end());
+  gammas.erase(std::unique(gammas.begin(), gammas.end()), gammas.end());
+  return gammas;
+}
+
+struct Generated {
+  engine::SequenceSet sequences;
+  double seconds = 0.0;
+  std::uint64_t objective_calls = 0;
+};
+
+void run_eval_guidance(const EvalGuidanceCli& cli) {
+  if (cli.split != "validation" && cli.split != "test")
+    throw std::invalid_argument("--split: expected validation or test, not '" + cli.split + "'");
+  if (cli.objective.empty()) throw std::invalid_argument("--objective: required");
+  const auto gammas = gamma_list(cli.gammas);
+  const auto file = models::resolve_model(cli.model);
+  const auto model = models::Model::load(file);
+  const auto& spec = model.spec();
+  const std::string name = std::filesystem::path(file).stem().string();
+  const engine::Alphabet& alphabet = alphabet_named(spec.alphabet, file + ": alphabet");
+  const bool dna = spec.alphabet == "dna";
+  const std::size_t kmax = dna ? 6 : 3;
+  const auto objective = guidance::make_objective(cli.objective, spec.alphabet, cli.threads);
+
+  // The judge: --judge, else the bundled judge named like the objective, if any.
+  std::string judge_name = cli.judge;
+  std::optional<models::KmerJudge> judge;
+  if (judge_name.empty()) {
+    try {
+      judge = models::KmerJudge::load(models::resolve_judge(cli.objective));
+      judge_name = cli.objective;
+    } catch (const std::exception&) {
+      std::cerr << "eval-guidance: no judge named " << cli.objective
+                << " (give --judge); judge figures are left out\n";
+    }
+  } else {
+    judge = models::KmerJudge::load(models::resolve_judge(judge_name));
+  }
+  if (judge && judge->info().alphabet != spec.alphabet)
+    throw std::invalid_argument("--judge " + judge_name + ": judges " + judge->info().alphabet +
+                                " sequences, the model makes " + spec.alphabet);
+
+  const std::string dataset = dna ? fmt::format("dna{}", spec.length) : "peptide";
+  if (cli.split == "test")
+    std::cerr << "eval-guidance: the test split is reserved for final reports\n";
+  const auto reference = read_sequences(data_file(dataset + "/" + cli.split + ".fasta", cli.data),
+                                        alphabet, 1, spec.length);
+  const auto training =
+      read_sequences(data_file(dataset + "/train.fasta", cli.data), alphabet, 1, spec.length);
+
+  const engine::Kernels kernels(kernel_options(cli.threads));
+  pipeline::GenerateRequest base;
+  base.threads = cli.threads;
+  base.sampler.method = spec.method;
+  base.sampler.steps = cli.steps;
+  base.sampler.seed = cli.seed;
+  base.sampler.batch = 256;
+  base.guidance.terms = {{cli.objective, 1.0}};
+  base.guidance.samples = cli.samples;
+  base.guidance.schedule = guidance::parse_gamma_schedule(cli.schedule, "--gamma-schedule");
+  base.guidance.from = guidance::parse_guide_from(cli.from, "--guide-from");
+  base.objectives = {objective};
+  const auto run = [&](double gamma, std::size_t first, std::size_t n) {
+    auto request = base;
+    request.guidance.gamma = gamma;
+    request.first = first;
+    request.n = n;
+    const auto r = pipeline::generate(model, request, kernels);
+    Generated g;
+    g.sequences.assign(r.sequences.begin(), r.sequences.end());
+    g.seconds = r.total_seconds;
+    g.objective_calls = r.guidance.objective_calls;
+    return g;
+  };
+  const auto judge_scores = [&](const engine::SequenceSet& s) {
+    return judge ? judge->probabilities(s) : std::vector<double>{};
+  };
+
+  json results = json::array();
+  std::vector<double> unguided_guide, unguided_judge;
+  double unguided_seconds = 0.0;
+  std::uint64_t calls_per_sequence = 0;
+  for (const double gamma : gammas) {
+    std::cerr << fmt::format("eval-guidance {}: gamma {} ...\n", name, gamma);
+    const auto g = run(gamma, 0, cli.n);
+    const auto guide = guidance::score_sequences(*objective, g.sequences);
+    const auto judged = judge_scores(g.sequences);
+    const auto m = engine::evaluate_set(g.sequences, reference, training, spec.k, kmax);
+    const double js = mean(m.kmer_js);
+    const std::uint64_t calls = g.objective_calls / cli.n;
+    if (gamma == 0.0) {
+      unguided_guide = guide;
+      unguided_judge = judged;
+      unguided_seconds = g.seconds;
+    } else {
+      calls_per_sequence = calls;
+    }
+    json row = {{"gamma", gamma},
+                {"guide_mean", mean(guide)},
+                {"guide_p10", quantile(guide, 0.1)},
+                {"guide_median", quantile(guide, 0.5)},
+                {"guide_p90", quantile(guide, 0.9)},
+                {"kmer_js", js},
+                {"kmer_js_by_k", m.kmer_js},
+                {"uniqueness", m.uniqueness},
+                {"diversity", m.diversity},
+                {"novelty_mean_identity", m.novelty_mean_identity},
+                {"exact_copy_fraction", m.exact_copy_fraction},
+                {"seconds", g.seconds},
+                {"time_ratio", unguided_seconds > 0 ? g.seconds / unguided_seconds : 1.0},
+                {"objective_calls_per_sequence", calls}};
+    if (judge) {
+      row["judge_mean"] = mean(judged);
+      row["judge_median"] = quantile(judged, 0.5);
+    }
+    results.push_back(row);
+  }
+
+  json out = {{"model", name},
+              {"checkpoint", file},
+              {"method", engine::method_name(spec.method)},
+              {"objective", cli.objective},
+              {"objective_description", objective->info().description},
+              {"judge", judge ? json(judge_name) : json(nullptr)},
+              {"split", cli.split},
+              {"n", cli.n},
+              {"steps", cli.steps},
+              {"seed", cli.seed},
+              {"guide_samples", cli.samples},
+              {"gamma_schedule", cli.schedule},
+              {"guide_from", cli.from},
+              {"results", results}};
+  const double p90 = judge ? quantile(unguided_judge, 0.9) : 0.0;
+  if (judge) out["judge_p90_unguided"] = p90;
+
+  // Best-of-N at the guided runs' objective calls per sequence, from a pool of unguided samples
+  // (the gamma = 0 set extended: sequence i is the same whatever the request size).
+  if (calls_per_sequence > 0) {
+    const std::size_t n_calls = calls_per_sequence;
+    const std::size_t pool_size = std::max(cli.pool > 0 ? cli.pool : 4 * n_calls, cli.n);
+    std::cerr << fmt::format("eval-guidance {}: best-of-{} from a pool of {} unguided ...\n", name,
+                             n_calls, pool_size);
+    auto pool_guide = unguided_guide;
+    auto pool_judge = unguided_judge;
+    double pool_seconds = unguided_seconds;
+    if (pool_size > cli.n) {
+      const auto extra = run(0.0, cli.n, pool_size - cli.n);
+      const auto g = guidance::score_sequences(*objective, extra.sequences);
+      pool_guide.insert(pool_guide.end(), g.begin(), g.end());
+      const auto j = judge_scores(extra.sequences);
+      pool_judge.insert(pool_judge.end(), j.begin(), j.end());
+      pool_seconds += extra.seconds;
+    }
+    if (!judge) pool_judge = pool_guide;
+    const std::size_t n_best = std::min(n_calls, pool_guide.size());
+    const auto b = evaluation::best_of_n(pool_guide, pool_judge, n_best);
+    json curve = json::array();
+    // N = 1, 4, 16, ... and the budget itself.
+    for (std::size_t k = 1; k <= n_best; k = k < n_best && 4 * k > n_best ? n_best : 4 * k) {
+      const auto c = evaluation::best_of_n(pool_guide, pool_judge, k);
+      curve.push_back({{"n", k}, {"guide_mean", c.guide_mean}, {"judge_mean", c.judge_mean}});
+    }
+    out["best_of_n"] = {{"classifier_calls", n_calls},
+                        {"n", n_best},
+                        {"pool", pool_guide.size()},
+                        {"guide_mean", b.guide_mean},
+                        {"judge_mean", judge ? json(b.judge_mean) : json(nullptr)},
+                        {"seconds_per_sequence_estimate",
+                         pool_seconds / static_cast<double>(pool_guide.size()) *
+                             static_cast<double>(n_best)}};
+    out["best_of_n_curve"] = curve;
+  }
+
+  if (!cli.out.empty()) {
+    std::ofstream f(cli.out);
+    f << out.dump(2) << "\n";
+    if (!f) throw std::runtime_error(cli.out + ": cannot write");
+  }
+  if (cli.json) {
+    std::cout << out.dump(2) << "\n";
+    return;
+  }
+  std::cout << fmt::format("guidance of {} ({}) by {} [{}], judge {}, {} split, n = {}, {} steps, "
+                           "M = {}\n",
+                           name, engine::method_name(spec.method), cli.objective,
+                           objective->info().description, judge ? judge_name : "none", cli.split,
+                           cli.n, cli.steps, cli.samples);
+  std::cout << fmt::format("{:>7} {:>10} {:>10} {:>10} {:>8} {:>7} {:>7} {:>8} {:>6}\n", "gamma",
+                           "guide", "guide p90", "judge", "k-mer JS", "unique", "divers",
+                           "seconds", "x time");
+  for (const auto& r : results)
+    std::cout << fmt::format("{:>7.3g} {:>10.4f} {:>10.4f} {:>10} {:>8.4f} {:>7.3f} {:>7.3f} "
+                             "{:>8.1f} {:>6.2f}\n",
+                             r["gamma"].get<double>(), r["guide_mean"].get<double>(),
+                             r["guide_p90"].get<double>(),
+                             r.contains("judge_mean")
+                                 ? fmt::format("{:.4f}", r["judge_mean"].get<double>())
+                                 : "-",
+                             r["kmer_js"].get<double>(), r["uniqueness"].get<double>(),
+                             r["diversity"].get<double>(), r["seconds"].get<double>(),
+                             r["time_ratio"].get<double>());
+  if (judge) std::cout << fmt::format("judge p90 unguided: {:.4f}\n", p90);
+  if (out.contains("best_of_n"))
+    std::cout << fmt::format("best-of-{} (same objective calls per sequence, pool {}): guide "
+                             "{:.4f}, judge {}\n",
+                             out["best_of_n"]["n"].get<std::size_t>(),
+                             out["best_of_n"]["pool"].get<std::size_t>(),
+                             out["best_of_n"]["guide_mean"].get<double>(),
+                             judge ? fmt::format("{:.4f}", out["best_of_n"]["judge_mean"].get<double>())
+                                   : "-");
+}
+
+}  // namespace
+
+void add_eval_guidance_command(CLI::App& app) {
+  auto cli = std::make_shared<EvalGuidanceCli>();
+  auto* cmd = app.add_subcommand(
+      "eval-guidance",
+      "Measure guidance: per gamma the objective's and an independent judge's scores, k-mer JS, "
+      "uniqueness and time, against best-of-N at equal objective calls");
+  cmd->add_option("--model", cli->model, "Bundled model name or checkpoint file")
+      ->capture_default_str();
+  cmd->add_option("--objective", cli->objective, "Objective spec to guide with (e.g. promoter, amp, gc)")
+      ->required();
+  cmd->add_option("--judge", cli->judge,
+                  "Independent judge (default: the bundled judge named like the objective)");
+  cmd->add_option("--gammas", cli->gammas, "Comma-separated gammas (0 is always included)")
+      ->delimiter(',')
+      ->capture_default_str();
+  cmd->add_option("--n", cli->n, "Sequences per gamma")->check(CLI::PositiveNumber)->capture_default_str();
+  cmd->add_option("--steps", cli->steps, "Sampling steps")->check(CLI::PositiveNumber)->capture_default_str();
+  cmd->add_option("--guide-samples", cli->samples, "M, draws per step")
+      ->check(CLI::Range(1, 64))
+      ->capture_default_str();
+  cmd->add_option("--gamma-schedule", cli->schedule, "constant, rising or falling")->capture_default_str();
+  cmd->add_option("--guide-from", cli->from, "state or prediction")->capture_default_str();
+  cmd->add_option("--pool", cli->pool,
+                  "Unguided samples for best-of-N (default: 4 x the objective calls per sequence)");
+  cmd->add_option("--split", cli->split, "Data split for k-mer JS: validation or test")
+      ->capture_default_str();
+  cmd->add_option("--seed", cli->seed, "Seed")->capture_default_str();
+  cmd->add_option("--threads", cli->threads, "Threads")->check(CLI::PositiveNumber)->capture_default_str();
+  cmd->add_option("--data", cli->data, "Data folder (default: $GSFLOW_DATA or data/)");
+  cmd->add_option("--out", cli->out, "Also write the JSON report to this file (for scripts/plot-guidance)");
+  cmd->add_flag("--json", cli->json, "Print one JSON object on stdout");
+  cmd->callback([cli] { run_eval_guidance(*cli); });
+}
+
+}  // namespace gsflow::app

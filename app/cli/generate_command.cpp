@@ -1,0 +1,122 @@
+// `gsflow generate`: samples sequences from a bundled or user model, stores the run (parameters,
+// model, kernels, sequences, scores, trajectory frames) in the run store and writes FASTA.
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <iostream>
+
+#include "generation_run.hpp"
+#include "global_options.hpp"
+#include "gsflow/storage/run_store.hpp"
+#include "interrupt.hpp"
+#include "model_commands.hpp"
+#include "run_options.hpp"
+
+namespace gsflow::app {
+
+namespace {
+
+struct GenerateCli {
+  pipeline::RunParams params;  // the run schema's options write here (run_options.hpp)
+  bool method_given = false;
+  std::string shard;
+  std::vector<std::string> guides;
+  std::string db, name, notes, out;
+  std::vector<std::string> tags;
+  std::size_t width = 60;
+  bool no_store = false, json = false, quiet = false;
+};
+
+nlohmann::json summary(const RunOutcome& o, const std::string& db, const std::string& out) {
+  return {{"run", o.run_name},
+          {"id", o.run_id},
+          {"db", db},
+          {"status", storage::status_name(o.status)},
+          {"sequences", o.sequences.size()},
+          {"frames", o.frames},
+          {"seconds", o.seconds},
+          {"network_seconds", o.network_seconds},
+          {"guidance_seconds", o.guidance_seconds},
+          {"objective_calls", o.objective_calls},
+          {"model", o.model_name},
+          {"model_file", o.model_file},
+          {"model_hash", o.model_hash},
+          {"kernels", o.kernels},
+          {"out", out}};
+}
+
+void run_generate(GenerateCli cli) {
+  RunOptions options;
+  options.params = cli.params;
+  options.method_given = cli.method_given;
+  for (const auto& g : cli.guides)
+    options.params.guidance.terms.push_back(guidance::parse_guide_term(g));
+  guidance::check_guidance(options.params.guidance);
+  if (!cli.shard.empty())
+    std::tie(options.params.shard, options.params.shards) = pipeline::parse_shard(cli.shard, "--shard");
+  if (options.params.shards > options.params.n)
+    throw std::invalid_argument(fmt::format("--shard: {} shards of {} sequences leave some empty",
+                                            options.params.shards, options.params.n));
+  options.db = cli.no_store ? "" : (cli.db.empty() ? storage::default_database_path() : cli.db);
+  options.name = cli.name;
+  options.notes = cli.notes;
+  options.tags = cli.tags;
+  options.out = !cli.out.empty() ? cli.out : (cli.json ? "" : "-");
+  options.width = cli.width;
+  options.progress = !cli.quiet;
+  const InterruptGuard interrupt;
+  const auto outcome = execute_run(options, interrupt);
+  if (cli.json)
+    std::cout << summary(outcome, options.db, cli.out).dump(2) << "\n";
+  std::cerr << fmt::format(
+      "generate: {} {} sequences from {} in {:.2f} s (network {:.2f} s){}{}\n",
+      outcome.status == storage::RunStatus::completed ? "made" : "interrupted after", outcome.sequences.size(),
+      outcome.model_file, outcome.seconds, outcome.network_seconds,
+      options.db.empty() ? "" : fmt::format(", run '{}' in {}", outcome.run_name, options.db),
+      cli.out.empty() ? "" : ", wrote " + cli.out);
+  if (outcome.status != storage::RunStatus::completed) command_exit_code() = kExitInterrupted;
+}
+
+}  // namespace
+
+void add_generate_command(CLI::App& app) {
+  auto cli = std::make_shared<GenerateCli>();
+  auto* cmd = app.add_subcommand(
+      "generate", "Generate sequences with a model; store the run and write FASTA");
+  add_run_options(*cmd, cli->params);
+  cmd->add_option("--out", cli->out,
+                  "FASTA file to write (default: stdout, unless --json)");
+  cmd->add_option("--width", cli->width, "FASTA line width (0 = one line)")->capture_default_str();
+  cmd->add_option("--guide", cli->guides,
+                  "Steer toward an objective: NAME[:ARG][=WEIGHT], repeatable (gc, gc:0.6, motif, "
+                  "motif:FILE.jaspar, tata, promoter; gravy, charge, charge:3, amp; "
+                  "classifier:FILE.ckpt|.json). Each sequence is scored by every objective");
+  cmd->add_option("--db", cli->db,
+                  "Run store (SQLite) to record the run in (default: $GSFLOW_DB, else "
+                  "$XDG_DATA_HOME/gsflow/runs.sqlite or ~/.local/share/gsflow/runs.sqlite)");
+  cmd->add_flag("--no-store", cli->no_store, "Do not record the run (FASTA only)");
+  cmd->add_option("--name", cli->name, "Run name (default: MODEL-sSEED, numbered if taken)");
+  cmd->add_option("--tag", cli->tags, "Tag the run (repeatable)");
+  cmd->add_option("--notes", cli->notes, "Free-text notes stored with the run");
+  cmd->add_option("--shard", cli->shard,
+                  "I/N: make only slice I (0-based) of N of the request; `gsflow merge` joins "
+                  "the shards into the unsharded run")
+      ->check(CLI::Validator(
+          [](std::string& text) {
+            try {
+              pipeline::parse_shard(text, "--shard");
+            } catch (const std::invalid_argument& e) {
+              return std::string(e.what());
+            }
+            return std::string();
+          },
+          "I/N"));
+  cmd->add_flag("--json", cli->json, "Print a machine-readable summary on stdout");
+  cmd->add_flag("--quiet", cli->quiet, "No progress on stderr");
+  cmd->callback([cli, cmd] {
+    cli->method_given = cmd->count("--method") > 0;
+    run_generate(*cli);
+  });
+}
+
+}  // namespace gsflow::app

@@ -1,0 +1,61 @@
+// `gsflow generate` and `gsflow rerun`'s run: the shared stored run plus the terminal's part.
+#include "generation_run.hpp"
+
+#include <fmt/format.h>
+
+#include <fstream>
+#include <iostream>
+
+#include "global_options.hpp"
+#include "gsflow/engine/fasta.hpp"
+#include "gsflow/storage/run_export.hpp"
+#include "interrupt.hpp"
+#include "progress.hpp"
+
+namespace gsflow::app {
+
+RunOutcome execute_run(RunOptions options, const InterruptGuard& interrupt) {
+  options.params.consistent = global_options().consistent;
+  std::unique_ptr<Progress> progress;
+  pipeline::StoredRunHooks hooks;
+  hooks.started = [&](const RunOutcome& run) {
+    progress =
+        std::make_unique<Progress>(fmt::format("generate {}", run.run_name), options.progress);
+  };
+  hooks.progress = [&](std::size_t done, std::size_t total) {
+    if (progress) progress->update(done, total);
+  };
+  hooks.cancel = interrupt.cancel_now();
+  hooks.stop = [&] { return interrupt.stop_requested(); };
+  hooks.notice = [](const std::string& text) { std::cerr << "gsflow: " << text << "\n"; };
+  RunOutcome outcome;
+  try {
+    outcome = pipeline::run_and_store(options, hooks);
+  } catch (...) {
+    if (progress) progress->finish();
+    throw;
+  }
+  if (progress) progress->finish();
+
+  if (!options.out.empty()) {
+    std::ofstream file;
+    if (options.out != "-") {
+      file.open(options.out);
+      if (!file) throw std::runtime_error(options.out + ": cannot create the output file");
+    }
+    std::ostream& out = options.out == "-" ? std::cout : file;
+    engine::FastaWriter writer(out, {options.width});
+    const auto method = engine::method_name(options.params.sampler.method);
+    for (const auto& s : outcome.sequences)
+      writer.write(storage::fasta_header(outcome.run_name, outcome.model_name, method,
+                                         options.params.sampler.seed, options.params.sampler.steps,
+                                         s),
+                   s.text);
+    out.flush();
+    if (!out)
+      throw std::runtime_error((options.out == "-" ? "stdout" : options.out) + ": write failed");
+  }
+  return outcome;
+}
+
+}  // namespace gsflow::app

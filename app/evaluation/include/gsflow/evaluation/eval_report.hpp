@@ -1,0 +1,42 @@
+// Report formatting of `gsflow eval`: a model's SetMetrics beside the k-mer JS floor and the
+// baselines, as a fixed-width terminal table and as one JSON object.
+#pragma once
+
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "gsflow/engine/sequence_metrics.hpp"
+
+namespace gsflow::evaluation {
+
+// Rows = metrics, columns = the model, "floor" (k-mer JS only: engine::kmer_js_floor), the split's
+// own figures (its diversity, GC, TATA, lengths; headed by `split`), the training set's own
+// figures (GC, TATA, lengths; headed "training") and each baseline in name order. Values the column does not have print as "-". GC and TATA rows appear only when
+// `metrics.dna`. Ends with a newline. Throws std::invalid_argument if kmer_js_floor is not as long
+// as metrics.kmer_js.
+std::string eval_table(const std::string& model, const std::string& split,
+                       const engine::SetMetrics& metrics, const std::vector<double>& kmer_js_floor,
+                       const std::map<std::string, engine::SetMetrics>& baselines);
+
+// One object: {"model", "split", "n", "kmer_js_floor": {"1": .., ..}, "baselines": {NAME: {...}}}
+// plus the per-set keys of set_metrics_json. JS in bits, KL in nats; non-finite numbers are null.
+// Throws as eval_table.
+nlohmann::json eval_json(const std::string& model, const std::string& split,
+                         const engine::SetMetrics& metrics,
+                         const std::vector<double>& kmer_js_floor,
+                         const std::map<std::string, engine::SetMetrics>& baselines);
+
+// The per-set keys for one SetMetrics: "n", "alphabet_size", "kmer_js": {"1": .., "kmax": ..},
+// "uniqueness", "exact_copy_fraction", "diversity", "composition_kl", "novelty": {"mean_identity",
+// "fraction_above", "threshold"}, "letter_frequencies": [K], "lengths": {"mean", "min", "max",
+// "w1", "histogram": {"LEN": count}}, "reference": {"diversity", "length_mean",
+// "letter_frequencies"}, "training": {"length_mean"}, and for DNA "gc": {"mean",
+// "reference_mean", "training_mean", "profile_mae"} and "tata": {"window_fraction",
+// "reference_window_fraction", "training_window_fraction", "window_fraction_diff",
+// "histogram_l1", "matches_per_sequence", "reference_matches_per_sequence",
+// "training_matches_per_sequence", "window": [begin, end]}.
+nlohmann::json set_metrics_json(const engine::SetMetrics& metrics);
+
+}  // namespace gsflow::evaluation

@@ -1,0 +1,53 @@
+// The parameters of a generation run as one JSON object: what the run store keeps so that a run
+// can be shown, rerun exactly, and split into shards that join up to the unsharded run.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include "gsflow/engine/sampler.hpp"
+#include "gsflow/pipeline/generate.hpp"
+
+namespace gsflow::pipeline {
+
+// Every field is a row of the run schema (run_schema.hpp: key, range, help); the initialisers
+// here are the defaults of `gsflow generate` and the studio's form.
+struct RunParams {
+  std::string model = "dna-promoter";  // bundled name or checkpoint file, as the user gave it
+  std::size_t n = 100;                 // sequences in the whole request (all shards together)
+  std::size_t length = 0;              // see GenerateRequest::length (0 = the model's / drawn)
+  std::size_t shard = 0;               // this run makes shard `shard` (0-based) ...
+  std::size_t shards = 1;              // ... of `shards` contiguous slices of [0, n)
+  int threads = 2;                     // network threads (never changes the sequences)
+  bool consistent = false;             // reference kernels were forced (bit-reproducible)
+  // method, steps, seed, batch, temperature, frames, ... (the sampler's defaults but these)
+  engine::SamplerOptions sampler{.batch = 256, .frames_every = 10};
+  guidance::GuidanceOptions guidance;  // STGFlow terms, gamma, schedule, samples (empty = none)
+};
+
+// Sequences [first, first + count) of shard `shard` of `shards` over n sequences: contiguous,
+// sizes differ by at most one, and the shards of one request tile [0, n) in order.
+std::pair<std::size_t, std::size_t> shard_range(std::size_t n, std::size_t shard,
+                                                std::size_t shards);
+
+// Parses "I/N" with 0 <= I < N (0-based, like `sbatch --array=0-(N-1)` task ids). Throws
+// std::invalid_argument naming `field`.
+std::pair<std::size_t, std::size_t> parse_shard(const std::string& text,
+                                                const std::string& field = "shard");
+
+// The generate() request of this run's shard.
+GenerateRequest to_request(const RunParams& params);
+
+// Compact JSON with every field (enums by name); the guidance fields ("guide": [{"objective",
+// "weight"}], "gamma", "gamma_schedule", "guide_samples", "guide_from") only for guided runs, so
+// unguided records read as before. parse_run_params(run_params_json(p)) == p.
+std::string run_params_json(const RunParams& params);
+
+// Reads run_params_json() output. Missing fields take the defaults above (older records); an
+// unknown field, a wrong type or an impossible value (steps 0, shard >= shards, ...) throws
+// std::invalid_argument naming the field.
+RunParams parse_run_params(std::string_view json);
+
+}  // namespace gsflow::pipeline

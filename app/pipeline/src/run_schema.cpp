@@ -1,0 +1,218 @@
+// The run schema's rows (see run_schema.hpp). Ranges are what every front end accepts: the JSON
+// of a stored run, the `gsflow generate` options and the studio's form.
+#include "gsflow/pipeline/run_schema.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <stdexcept>
+#include <system_error>
+#include <type_traits>
+
+namespace gsflow::pipeline {
+
+namespace {
+
+[[noreturn]] void bad(const std::string& field, const std::string& why) {
+  throw std::invalid_argument(field + ": " + why);
+}
+
+std::string real_text(double v) {
+  char buf[32];
+  const auto r = std::to_chars(buf, buf + sizeof buf, v);  // shortest text that reads back as v
+  return std::string(buf, r.ptr);
+}
+
+bool in_range(const RunParam& row, double v) { return v >= row.min && v <= row.max; }
+
+// A whole-number field: `ref(params)` names it.
+template <typename Ref>
+RunParam integer(std::string key, double min, double max, std::string help, Ref ref) {
+  RunParam row{.key = std::move(key), .type = ParamType::integer, .min = min, .max = max,
+               .help = std::move(help)};
+  row.get = [ref](const RunParams& p) { return std::to_string(ref(const_cast<RunParams&>(p))); };
+  row.set = [ref, min, max, row_copy = row](RunParams& p, std::string_view text,
+                                            const std::string& field) {
+    using T = std::remove_reference_t<decltype(ref(p))>;
+    T value{};
+    const auto r = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (r.ec == std::errc::result_out_of_range) bad(field, std::string(text) + " is out of range");
+    if (text.empty() || r.ec != std::errc() || r.ptr != text.data() + text.size())
+      bad(field, std::is_unsigned_v<T> && !text.empty() && text[0] == '-'
+                     ? "must not be negative"
+                     : "'" + std::string(text) + "' is not a whole number");
+    if (!(static_cast<double>(value) >= min && static_cast<double>(value) <= max))
+      bad(field, std::string(text) + " is not possible (" + row_copy.range() + ")");
+    ref(p) = value;
+  };
+  return row;
+}
+
+template <typename Ref>
+RunParam real(std::string key, double min, double max, std::string help, Ref ref) {
+  RunParam row{.key = std::move(key), .type = ParamType::real, .min = min, .max = max,
+               .help = std::move(help)};
+  row.get = [ref](const RunParams& p) { return real_text(ref(const_cast<RunParams&>(p))); };
+  row.set = [ref, row_copy = row](RunParams& p, std::string_view text, const std::string& field) {
+    double value = 0.0;
+    const auto r = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (text.empty() || r.ec != std::errc() || r.ptr != text.data() + text.size() ||
+        !std::isfinite(value))
+      bad(field, "'" + std::string(text) + "' is not a number");
+    if (!in_range(row_copy, value))
+      bad(field, std::string(text) + " is not possible (" + row_copy.range() + ")");
+    ref(p) = value;
+  };
+  return row;
+}
+
+template <typename Ref>
+RunParam flag(std::string key, std::string help, Ref ref) {
+  RunParam row{.key = std::move(key), .type = ParamType::flag, .help = std::move(help)};
+  row.get = [ref](const RunParams& p) {
+    return std::string(ref(const_cast<RunParams&>(p)) ? "true" : "false");
+  };
+  row.set = [ref](RunParams& p, std::string_view text, const std::string& field) {
+    if (text != "true" && text != "false") bad(field, "expected true or false");
+    ref(p) = text == "true";
+  };
+  return row;
+}
+
+// A closed set: `names` is its EnumNames table (engine/enum_names.hpp).
+template <typename Names, typename Ref>
+RunParam choice(std::string key, const Names& names, std::string help, Ref ref) {
+  RunParam row{.key = std::move(key), .type = ParamType::choice, .choices = names.names(),
+               .help = std::move(help)};
+  row.get = [ref, &names](const RunParams& p) {
+    return std::string(names.name(ref(const_cast<RunParams&>(p))));
+  };
+  row.set = [ref, &names](RunParams& p, std::string_view text, const std::string& field) {
+    ref(p) = names.parse(text, field);
+  };
+  return row;
+}
+
+RunParam guided(RunParam row) {
+  row.guided = true;
+  return row;
+}
+
+RunParam no_cli(RunParam row) {
+  row.cli = false;
+  return row;
+}
+
+std::vector<RunParam> make_schema() {
+  constexpr double kPositive = std::numeric_limits<double>::min();  // "> 0"
+  using engine::kDecodeNames, engine::kIntegratorNames, engine::kMethodNames;
+  using guidance::kGammaScheduleNames, guidance::kGuideFromNames;
+  RunParam model{.key = "model", .type = ParamType::text,
+                 .help = "Bundled model name (dna-promoter, peptide, ...) or a checkpoint file"};
+  model.get = [](const RunParams& p) { return p.model; };
+  model.set = [](RunParams& p, std::string_view text, const std::string& field) {
+    if (text.empty()) bad(field, "\"\" is not possible (a name or file)");
+    p.model = std::string(text);
+  };
+  return {
+      model,
+      integer("n", 1, 1e8, "Number of sequences (of the whole request when sharded)",
+              [](RunParams& p) -> auto& { return p.n; }),
+      integer("length", 0, 100000,
+              "Letters per sequence (0 = the model's; peptides: drawn from training)",
+              [](RunParams& p) -> auto& { return p.length; }),
+      no_cli(integer("shard", 0, 1e6 - 1, "This run makes slice `shard` (0-based) of `shards`",
+                     [](RunParams& p) -> auto& { return p.shard; })),
+      no_cli(integer("shards", 1, 1e6, "Slices the request is split into",
+                     [](RunParams& p) -> auto& { return p.shards; })),
+      integer("threads", 1, 1024, "Network threads (never changes the sequences)",
+              [](RunParams& p) -> auto& { return p.threads; }),
+      no_cli(flag("consistent", "Reference kernels were forced (bit-reproducible on any CPU)",
+                  [](RunParams& p) -> auto& { return p.consistent; })),
+      choice("method", kMethodNames,
+             "gsfm, gssm or linear (default: the model's; picks NAME-gssm / NAME-linear for a "
+             "bundled name)",
+             [](RunParams& p) -> auto& { return p.sampler.method; }),
+      choice("integrator", kIntegratorNames,
+             "GSFM integrator: exponential (exact, stays on the simplex) or euler",
+             [](RunParams& p) -> auto& { return p.sampler.integrator; }),
+      integer("steps", 1, 1e6, "Sampling steps (network calls per sequence)",
+              [](RunParams& p) -> auto& { return p.sampler.steps; }),
+      choice("decode", kDecodeNames,
+             "How the final letters are read: xhat (the last prediction) or x (the state)",
+             [](RunParams& p) -> auto& { return p.sampler.decode; }),
+      real("temperature", 0.01, 100,
+           "Inference temperature: the prediction is sharpened (< 1) or flattened (> 1)",
+           [](RunParams& p) -> auto& { return p.sampler.temperature; }),
+      real("start_scale", kPositive, 1e6, "Scale of the start state's noise (1 = the path's own)",
+           [](RunParams& p) -> auto& { return p.sampler.start_scale; }),
+      real("reinject", 0, 1e6, "Gumbel noise re-injected per step (0 = none)",
+           [](RunParams& p) -> auto& { return p.sampler.reinject; }),
+      integer("corrector_steps", 0, 64, "GSSM: Langevin corrector steps per level",
+              [](RunParams& p) -> auto& { return p.sampler.corrector_steps; }),
+      real("snr", kPositive, 1e6, "GSSM: signal-to-noise ratio of the Langevin step",
+           [](RunParams& p) -> auto& { return p.sampler.snr; }),
+      integer("batch", 1, 1e6, "Sequences per network call, and per commit to the run store",
+              [](RunParams& p) -> auto& { return p.sampler.batch; }),
+      integer("seed", 0, std::numeric_limits<double>::infinity(),
+              "Seed (0 to 18446744073709551615): same seed, same sequences",
+              [](RunParams& p) -> auto& { return p.sampler.seed; }),
+      integer("frames_every", 0, 1e6, "Store the trajectory every n-th step (0 = none)",
+              [](RunParams& p) -> auto& { return p.sampler.frames_every; }),
+      guided(real("gamma", 0, 1e6, "Guidance strength gamma (0 = unguided)",
+                  [](RunParams& p) -> auto& { return p.guidance.gamma; })),
+      guided(choice("gamma_schedule", kGammaScheduleNames,
+                    "constant, rising (2 gamma t: the same total push, given late) or falling "
+                    "(2 gamma (1 - t): given early)",
+                    [](RunParams& p) -> auto& { return p.guidance.schedule; })),
+      guided(integer("guide_samples", 1, 64,
+                     "M: sequences drawn from the state per step to take gradients at",
+                     [](RunParams& p) -> auto& { return p.guidance.samples; })),
+      guided(choice("guide_from", kGuideFromNames,
+                    "Draw them from the state (state) or the model's prediction (prediction)",
+                    [](RunParams& p) -> auto& { return p.guidance.from; })),
+  };
+}
+
+}  // namespace
+
+std::string RunParam::flag() const {
+  std::string f = "--" + key;
+  for (char& c : f)
+    if (c == '_') c = '-';
+  return f;
+}
+
+std::string RunParam::range() const {
+  if (type == ParamType::choice) {
+    std::string s;
+    for (std::size_t i = 0; i < choices.size(); ++i)
+      s += (i == 0 ? "" : i + 1 == choices.size() ? " or " : ", ") + choices[i];
+    return s;
+  }
+  if (type != ParamType::integer && type != ParamType::real) return "";
+  const auto num = [this](double v) {
+    return type == ParamType::integer ? std::to_string(static_cast<long long>(v)) : real_text(v);
+  };
+  const std::string lo = min == std::numeric_limits<double>::min() ? "" : num(min);
+  if (std::isinf(max)) return lo.empty() ? "positive" : lo + " or more";
+  return lo.empty() ? "positive, at most " + num(max) : lo + ".." + num(max);
+}
+
+const std::vector<RunParam>& run_schema() {
+  static const std::vector<RunParam> schema = make_schema();
+  return schema;
+}
+
+const RunParam& run_param(std::string_view key) {
+  for (const auto& row : run_schema())
+    if (row.key == key) return row;
+  throw std::out_of_range("run schema: no parameter '" + std::string(key) + "'");
+}
+
+void check_run_params(const RunParams& p) {
+  if (p.shard >= p.shards)
+    throw std::invalid_argument("run parameters: shard: " + std::to_string(p.shard) +
+                                " is not possible (below shards)");
+}
+
+}  // namespace gsflow::pipeline
