@@ -17,6 +17,7 @@
 #include "gsflow/engine/kernels.hpp"
 #include "gsflow/engine/toy.hpp"
 #include "gsflow/models/training.hpp"
+#include "validators.hpp"
 
 namespace gsflow::app {
 
@@ -274,7 +275,7 @@ void add_bench_toy(CLI::App& bench) {
       ->check(CLI::PositiveNumber);
   cmd->add_option("--threads", opt->threads, "LibTorch and kernel threads")
       ->check(CLI::PositiveNumber);
-  cmd->add_option("--seed", opt->seed, "Seed of targets, data, training and sampling");
+  cmd->add_option("--seed", opt->seed, "Seed of targets, data, training and sampling")->check(kUnsigned64);
   cmd->add_flag("--no-skip", opt->no_skip, "Network without the likelihood skip (ablation)");
   cmd->add_flag("--exact", opt->exact,
                 "Also sample with the exact-posterior denoiser (method bias)");

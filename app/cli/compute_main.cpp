@@ -9,10 +9,13 @@
 #include "bench_toy.hpp"
 #include "cli_main.hpp"
 #include "data_commands.hpp"
+#include "gsflow/pipeline/signals.hpp"
 #include "model_commands.hpp"
 #include "store_commands.hpp"
 
 int main(int argc, char** argv) {
+  // Before any thread starts: a signal must never land on a LibTorch/oneDNN thread (signals.hpp).
+  gsflow::pipeline::route_signals_to_one_thread();
   // Fresh pages cost ~14 us each on these VMs: keep big buffers in the heap and do not trim it.
   mallopt(M_MMAP_THRESHOLD, 32 << 20);
   mallopt(M_TRIM_THRESHOLD, 1 << 30);

@@ -26,6 +26,7 @@
 #include "gsflow/engine/errors.hpp"
 #include "gsflow/engine/fasta.hpp"
 #include "gsflow/engine/hash.hpp"
+#include "validators.hpp"
 
 namespace gsflow::app {
 
@@ -820,7 +821,7 @@ void add_data_commands(CLI::App& app) {
   p->add_option("--ribosomal-cap", pep->ribosomal_cap,
                 "Keep at most this many GO:0006412 sequences")
       ->capture_default_str();
-  p->add_option("--seed", pep->seed, "Seed of the cap's hash")->capture_default_str();
+  p->add_option("--seed", pep->seed, "Seed of the cap's hash")->check(kUnsigned64)->capture_default_str();
   p->callback([pep] { run_peptides(*pep); });
 
   auto split = std::make_shared<SplitOptions>();
@@ -830,7 +831,7 @@ void add_data_commands(CLI::App& app) {
   s->add_option("--clusters", split->clusters, "cd-hit .clstr file")
       ->required()
       ->check(CLI::ExistingFile);
-  s->add_option("--seed", split->seed, "Seed ordering the clusters")->capture_default_str();
+  s->add_option("--seed", split->seed, "Seed ordering the clusters")->check(kUnsigned64)->capture_default_str();
   s->add_option("--test-fraction", split->test_fraction)->capture_default_str();
   s->add_option("--validation-fraction", split->validation_fraction)->capture_default_str();
   s->add_option("--cd-hit-command", split->cd_hit_command, "Recorded in summary.json");

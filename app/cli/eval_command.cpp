@@ -17,6 +17,7 @@
 #include "gsflow/models/catalog.hpp"
 #include "model_commands.hpp"
 #include "sequence_sets.hpp"
+#include "validators.hpp"
 
 namespace gsflow::app {
 
@@ -151,7 +152,7 @@ void add_eval_command(CLI::App& app) {
   auto* n = cmd->add_option("--n", cli->n, "Sequences to generate")
                 ->check(CLI::PositiveNumber)
                 ->capture_default_str();
-  cmd->add_option("--seed", cli->seed, "Seed of generation and baselines")->capture_default_str();
+  cmd->add_option("--seed", cli->seed, "Seed of generation and baselines")->check(kUnsigned64)->capture_default_str();
   auto* steps = cmd->add_option("--steps", cli->steps, "Sampling steps")
                     ->check(CLI::PositiveNumber)
                     ->capture_default_str();

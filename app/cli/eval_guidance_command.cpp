@@ -24,6 +24,7 @@
 #include "model_commands.hpp"
 #include "sequence_sets.hpp"
 #include "statistics.hpp"
+#include "validators.hpp"
 
 namespace gsflow::app {
 
@@ -289,7 +290,7 @@ void add_eval_guidance_command(CLI::App& app) {
                   "Unguided samples for best-of-N (default: 4 x the objective calls per sequence)");
   cmd->add_option("--split", cli->split, "Data split for k-mer JS: validation or test")
       ->capture_default_str();
-  cmd->add_option("--seed", cli->seed, "Seed")->capture_default_str();
+  cmd->add_option("--seed", cli->seed, "Seed")->check(kUnsigned64)->capture_default_str();
   cmd->add_option("--threads", cli->threads, "Threads")->check(CLI::PositiveNumber)->capture_default_str();
   cmd->add_option("--data", cli->data, "Data folder (default: $GSFLOW_DATA or data/)");
   cmd->add_option("--out", cli->out, "Also write the JSON report to this file (for scripts/plot-guidance)");

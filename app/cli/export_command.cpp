@@ -9,6 +9,7 @@
 #include <set>
 
 #include "gsflow/engine/fasta.hpp"
+#include "output_file.hpp"
 #include "gsflow/storage/run_export.hpp"
 #include "run_records.hpp"
 #include "store_commands.hpp"
@@ -23,22 +24,15 @@ struct ExportCli {
   bool ascending = false;
 };
 
-std::ofstream create(const std::string& file) {
-  std::ofstream out(file);
-  if (!out) throw std::runtime_error(file + ": cannot create the output file");
-  return out;
-}
-
-void finish(std::ostream& out, const std::string& file) {
-  out.flush();
-  if (!out) throw std::runtime_error(file + ": write failed");
-}
-
 void run_export(const ExportCli& cli) {
   if (cli.fasta.empty() && cli.csv.empty() && cli.json.empty())
     throw CLI::ValidationError("export", "give at least one of --fasta, --csv, --json");
   if (cli.top && cli.by.empty())
     throw CLI::ValidationError("--top", "needs --by OBJECTIVE (the score to rank by)");
+  const std::string db = cli.db.empty() ? storage::default_database_path() : cli.db;
+  refuse_store_as_output(cli.fasta, db, "--fasta");
+  refuse_store_as_output(cli.csv, db, "--csv");
+  refuse_store_as_output(cli.json, db, "--json");
   const auto store = open_store(cli.db, false);
   const auto run = store.find_run(cli.run);
   auto sequences = store.sequences(run.id);
@@ -65,16 +59,17 @@ void run_export(const ExportCli& cli) {
                         : 0;
 
   if (!cli.fasta.empty()) {
-    auto out = create(cli.fasta);
+    OutputFile file(cli.fasta);
+    auto& out = file.stream();
     engine::FastaWriter writer(out, {cli.width});
     for (const auto& s : sequences)
       writer.write(storage::fasta_header(run.name, run.model.name, run.method, run.seed, steps, s), s.text);
-    finish(out, cli.fasta);
+    file.commit();
   }
   if (!cli.csv.empty()) {
-    auto out = create(cli.csv);
-    storage::write_csv(out, run.name, sequences);
-    finish(out, cli.csv);
+    OutputFile file(cli.csv);
+    storage::write_csv(file.stream(), run.name, sequences);
+    file.commit();
   }
   if (!cli.json.empty()) {
     nlohmann::json j = run_json(run);
@@ -88,9 +83,10 @@ void run_export(const ExportCli& cli) {
       if (s.novelty) e["novelty"] = *s.novelty;
       seqs.push_back(e);
     }
-    auto out = create(cli.json);
+    OutputFile file(cli.json);
+    auto& out = file.stream();
     out << j.dump(2) << "\n";
-    finish(out, cli.json);
+    file.commit();
   }
   std::cerr << fmt::format("export {}: {} sequences{}{}{}\n", run.name, sequences.size(),
                            cli.fasta.empty() ? "" : " -> " + cli.fasta,

@@ -10,12 +10,14 @@
 #include "gsflow/engine/fasta.hpp"
 #include "gsflow/storage/run_export.hpp"
 #include "interrupt.hpp"
+#include "output_file.hpp"
 #include "progress.hpp"
 
 namespace gsflow::app {
 
 RunOutcome execute_run(RunOptions options, const InterruptGuard& interrupt) {
   options.params.consistent = global_options().consistent;
+  refuse_store_as_output(options.out, options.db, "--out");
   std::unique_ptr<Progress> progress;
   pipeline::StoredRunHooks hooks;
   hooks.started = [&](const RunOutcome& run) {
@@ -32,28 +34,23 @@ RunOutcome execute_run(RunOptions options, const InterruptGuard& interrupt) {
   try {
     outcome = pipeline::run_and_store(options, hooks);
   } catch (...) {
+    interrupt.compute_finished();
     if (progress) progress->finish();
     throw;
   }
+  interrupt.compute_finished();
   if (progress) progress->finish();
 
   if (!options.out.empty()) {
-    std::ofstream file;
-    if (options.out != "-") {
-      file.open(options.out);
-      if (!file) throw std::runtime_error(options.out + ": cannot create the output file");
-    }
-    std::ostream& out = options.out == "-" ? std::cout : file;
-    engine::FastaWriter writer(out, {options.width});
+    OutputFile file(options.out);
+    engine::FastaWriter writer(file.stream(), {options.width});
     const auto method = engine::method_name(options.params.sampler.method);
     for (const auto& s : outcome.sequences)
       writer.write(storage::fasta_header(outcome.run_name, outcome.model_name, method,
                                          options.params.sampler.seed, options.params.sampler.steps,
                                          s),
                    s.text);
-    out.flush();
-    if (!out)
-      throw std::runtime_error((options.out == "-" ? "stdout" : options.out) + ": write failed");
+    file.commit();
   }
   return outcome;
 }

@@ -12,22 +12,15 @@ void add_run_options(CLI::App& cmd, pipeline::RunParams& params) {
   for (const auto& row : pipeline::run_schema()) {
     if (!row.cli) continue;
     const std::string flag = row.flag();
+    const std::string range = row.range();
+    // The schema's setter checks the type, range or name: an impossible value throws
+    // std::invalid_argument naming the flag (exit 2, as any impossible input).
     auto* opt = cmd.add_option_function<std::string>(
-        flag,
-        [&params, &row, flag](const std::string& text) {
-          try {
-            row.set(params, text, flag);
-          } catch (const std::invalid_argument& e) {
-            throw CLI::ValidationError(e.what());
-          }
-        },
-        row.help);
-    if (row.type == pipeline::ParamType::choice) {
-      opt->check(CLI::IsMember(row.choices));
-    } else if (row.type == pipeline::ParamType::integer || row.type == pipeline::ParamType::real) {
-      opt->type_name(row.type == pipeline::ParamType::integer ? "INT" : "FLOAT");
-      if (!std::isinf(row.max)) opt->check(CLI::Range(row.min, row.max));
-    }
+        flag, [&params, &row, flag](const std::string& text) { row.set(params, text, flag); },
+        row.help + (range.empty() ? "" : " [" + range + "]"));
+    if (row.type == pipeline::ParamType::integer) opt->type_name("INT");
+    if (row.type == pipeline::ParamType::real) opt->type_name("FLOAT");
+    if (row.type == pipeline::ParamType::choice) opt->type_name("NAME");
     // The method's default is the model's own (a bundled name picks its variant).
     if (row.key != "method") opt->default_str(row.get(params));
   }

@@ -10,8 +10,8 @@
 namespace gsflow::app {
 
 // Adds the options to `cmd`; a given value is parsed and range-checked into `params` (an
-// impossible one stops the parse with a usage error naming the flag). `params` must outlive the
-// parse.
+// impossible one throws std::invalid_argument naming the flag, out of CLI::App::parse). `params`
+// must outlive the parse.
 void add_run_options(CLI::App& cmd, pipeline::RunParams& params);
 
 }  // namespace gsflow::app

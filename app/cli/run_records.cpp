@@ -4,6 +4,8 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <filesystem>
+
 namespace gsflow::app {
 
 void add_db_option(CLI::App& cmd, std::string& db) {
@@ -14,7 +16,13 @@ void add_db_option(CLI::App& cmd, std::string& db) {
 
 storage::RunStore open_store(const std::string& db, bool write) {
   const std::string file = db.empty() ? storage::default_database_path() : db;
-  if (!write && access(file.c_str(), F_OK) == 0 && access(file.c_str(), W_OK) != 0)
+  // Reading needs no write access: a store whose file or folder this user cannot write (a shared
+  // or archived store) is opened read-only.
+  const auto folder = std::filesystem::path(file).has_parent_path()
+                          ? std::filesystem::path(file).parent_path()
+                          : std::filesystem::path(".");
+  if (!write && access(file.c_str(), F_OK) == 0 &&
+      (access(file.c_str(), W_OK) != 0 || access(folder.c_str(), W_OK) != 0))
     return storage::RunStore(file, {.read_only = true});
   return storage::RunStore(file, {.create = false});
 }

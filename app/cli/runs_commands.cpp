@@ -8,6 +8,7 @@
 
 #include "run_records.hpp"
 #include "store_commands.hpp"
+#include "validators.hpp"
 
 namespace gsflow::app {
 
@@ -134,8 +135,10 @@ void add_runs_commands(CLI::App& app) {
        [list](const std::string& s) { list->filter.status = storage::kRunStatusNames.parse(s, "--status"); },
        "Only runs with this status (" + storage::kRunStatusNames.expected() + ")")
       ->check(CLI::IsMember(storage::kRunStatusNames.names()));
-  l->add_option("--since", list->filter.since, "Only runs created at or after (e.g. 2026-12-01)");
+  l->add_option("--since", list->filter.since, "Only runs created at or after (e.g. 2026-12-01)")
+      ->check(kIsoDate);
   l->add_option("--limit", list->filter.limit, "At most this many (0 = all)")
+      ->check(kUnsigned64)
       ->capture_default_str();
   l->add_flag("--json", list->json, "JSON array on stdout");
   l->callback([list] { run_list(*list); });
@@ -203,11 +206,15 @@ void add_runs_commands(CLI::App& app) {
   m->add_option("--into", merge->into, "Run store to merge into (created if missing)")
       ->required();
   m->callback([merge] {
+    // Every input must read as a run store before the destination is created or changed: a bad
+    // input must not leave an empty destination behind, nor be blamed on it.
+    for (const auto& input : merge->inputs) storage::RunStore(input, {.read_only = true});
     storage::RunStore into(merge->into);
     for (const auto& input : merge->inputs) {
       const auto report = into.merge_from(input);
-      std::cerr << fmt::format("merge {}: {} runs copied, {} shards joined, {} already present\n",
-                               input, report.runs_added, report.shards_joined, report.skipped);
+      std::cerr << fmt::format(
+          "merge {}: {} runs copied, {} shards joined, {} already present, {} brought up to date\n",
+          input, report.runs_added, report.shards_joined, report.skipped, report.refreshed);
     }
     for (const auto& r : into.list_runs())
       if (r.shard.count == 1 && !r.shard.group_key.empty())

@@ -53,7 +53,9 @@ std::string header_field(const std::string& description, const std::string& key)
 Sequences read_sequences(const std::string& path, const engine::Alphabet& alphabet,
                          std::size_t min_length, std::size_t max_length) {
   Sequences out;
-  engine::FastaReader reader(path);
+  // The reader stops a record one letter past what can be used (encode_checked then names it), so
+  // that /dev/zero or one endless line cannot exhaust memory.
+  engine::FastaReader reader(path, std::max(max_length, max_length + 1));
   while (auto record = reader.next())
     out.push_back(encode_checked(*record, alphabet, path, min_length, max_length));
   return out;
@@ -79,7 +81,7 @@ Sequences oversample(const Sequences& sequences, const std::vector<OversampleRul
 LabelledSet read_labelled(const std::string& path, const engine::Alphabet& alphabet,
                           const std::string& key, std::size_t min_length, std::size_t max_length) {
   LabelledSet out;
-  engine::FastaReader reader(path);
+  engine::FastaReader reader(path, std::max(max_length, max_length + 1));  // as read_sequences
   while (auto record = reader.next()) {
     const std::string value = header_field(record->description, key);
     if (value == "NA") {

@@ -13,6 +13,7 @@
 #include "gsflow/models/judge.hpp"
 #include "model_commands.hpp"
 #include "sequence_sets.hpp"
+#include "validators.hpp"
 
 namespace gsflow::app {
 
@@ -245,7 +246,7 @@ void add_train_judge_command(CLI::App& app) {
   cmd->add_option("--folds", cli->folds, "Cross-validation folds")
       ->check(CLI::Range(2, 100))
       ->capture_default_str();
-  cmd->add_option("--seed", cli->seed, "Seed of the fold assignment")->capture_default_str();
+  cmd->add_option("--seed", cli->seed, "Seed of the fold assignment")->check(kUnsigned64)->capture_default_str();
   cmd->add_flag("--json", cli->json, "Print one JSON object on stdout");
   cmd->callback([cli] { run_train_judge(*cli); });
 }

@@ -80,8 +80,17 @@ struct FastaReader::Impl {
   std::size_t pending_line = 0;     // its line number
   std::size_t pending_column = 0;   // 1-based column of the text after '>', for messages
   std::optional<InputError> error;  // sticky: a reader that failed keeps failing
+  std::size_t max_length = 0;       // longest record accepted, in letters
+  std::size_t max_line = 0;         // longest line accepted, in bytes
 
-  explicit Impl(std::string p) : path(std::move(p)) {}
+  Impl(std::string p, std::size_t max)
+      : path(std::move(p)), max_length(max), max_line(max + (std::size_t{1} << 16)) {}
+
+  [[noreturn]] void line_too_long() const {
+    fail(line_number + 1, "line longer than " + std::to_string(max_line) +
+                              " bytes (a sequence longer than " + std::to_string(max_length) +
+                              " letters, or not a FASTA file)");
+  }
   ~Impl() {
     if (file != nullptr) gzclose(file);
   }
@@ -151,9 +160,12 @@ struct FastaReader::Impl {
       got_any = true;
       const char* start = buffer.data() + pos;
       const auto* newline = static_cast<const char*>(std::memchr(start, '\n', end - pos));
+      const std::size_t take = newline != nullptr ? static_cast<std::size_t>(newline - start)
+                                                  : end - pos;
+      if (line.size() + take > max_line) line_too_long();
       if (newline != nullptr) {
         line.append(start, newline);
-        pos += static_cast<std::size_t>(newline - start) + 1;
+        pos += take + 1;
         break;
       }
       line.append(start, end - pos);
@@ -251,6 +263,9 @@ struct FastaReader::Impl {
         break;
       }
       append_sequence_line(record.sequence);
+      if (record.sequence.size() > max_length)
+        fail(line_number, "record '" + record.id + "' is longer than " +
+                              std::to_string(max_length) + " letters, the most accepted here");
     }
     if (record.sequence.empty()) {
       fail(record.line,
@@ -261,7 +276,8 @@ struct FastaReader::Impl {
   }
 };
 
-FastaReader::FastaReader(const std::string& path) : impl_(std::make_unique<Impl>(path)) {
+FastaReader::FastaReader(const std::string& path, std::size_t max_length)
+    : impl_(std::make_unique<Impl>(path, max_length)) {
   impl_->open();
 }
 
@@ -285,8 +301,8 @@ const std::string& FastaReader::path() const noexcept {
   return impl_ ? impl_->path : empty;
 }
 
-std::vector<FastaRecord> read_fasta(const std::string& path) {
-  FastaReader reader(path);
+std::vector<FastaRecord> read_fasta(const std::string& path, std::size_t max_length) {
+  FastaReader reader(path, max_length);
   std::vector<FastaRecord> records;
   while (auto record = reader.next()) records.push_back(std::move(*record));
   return records;

@@ -26,6 +26,35 @@ Decode parse_decode(const std::string& text, const std::string& field) {
 
 namespace {
 
+const char* stage_text(NonFiniteError::Stage stage) {
+  switch (stage) {
+    case NonFiniteError::Stage::prediction:
+      return "the model's prediction";
+    case NonFiniteError::Stage::guidance:
+      return "the guidance drift";
+    case NonFiniteError::Stage::state:
+      break;
+  }
+  return "the state";
+}
+
+bool all_finite(const std::vector<float>& v) {
+  for (const float x : v)
+    if (!std::isfinite(x)) return false;
+  return true;
+}
+
+}  // namespace
+
+NonFiniteError::NonFiniteError(Stage stage, int step, std::size_t first_sequence)
+    : std::runtime_error(std::string(stage_text(stage)) + " is not finite (NaN or infinite) at step " +
+                         std::to_string(step + 1) + " of the batch starting at sequence " +
+                         std::to_string(first_sequence)),
+      stage_(stage),
+      step_(step) {}
+
+namespace {
+
 // Noise streams: (purpose << 32) | step, so no two uses of randomness share uniforms.
 enum Purpose : std::uint64_t { kStart = 1, kReinject = 2, kLangevin = 3, kDirichlet = 4 };
 std::uint64_t stream_of(Purpose purpose, int step) {
@@ -91,6 +120,7 @@ class BatchRun {
           break;
       }
       if (opt_.reinject > 0.0 && opt_.method != Method::linear) reinject(s);
+      if (!all_finite(x_)) throw NonFiniteError(NonFiniteError::Stage::state, s, first_);
       ++done_steps;
       if (hooks.progress) hooks.progress(done_steps, total_steps);
       const bool last = s + 1 == steps;
@@ -139,7 +169,7 @@ class BatchRun {
                                    {opt_.seed, stream_of(kStart, 0), first_row()});
   }
 
-  void predict(double t) {
+  void predict(int step, double t) {
     denoiser_(crows_of(x_), n_, t, rows_of(xhat_));
     if (opt_.temperature != 1.0 && opt_.method != Method::gssm) {
       const double inv = 1.0 / opt_.temperature;
@@ -147,10 +177,22 @@ class BatchRun {
         float* row = xhat_.data() + r * k_;
         double sum = 0.0;
         for (std::size_t c = 0; c < k_; ++c) sum += std::pow(row[c], inv);
+        if (sum > 0.0 && std::isfinite(sum)) {
+          for (std::size_t c = 0; c < k_; ++c)
+            row[c] = static_cast<float>(std::pow(row[c], inv) / sum);
+          continue;
+        }
+        // Every p^(1/T) under- or overflowed (a low temperature): the same distribution from
+        // the logs, max-shifted. Rows that did not take this path keep their bits.
+        const float top = *std::max_element(row, row + k_);
+        if (!(top > 0.0f)) continue;  // not a distribution: the finiteness check reports it
+        double total = 0.0;
+        for (std::size_t c = 0; c < k_; ++c) total += std::exp((std::log(row[c] / top)) * inv);
         for (std::size_t c = 0; c < k_; ++c)
-          row[c] = static_cast<float>(std::pow(row[c], inv) / sum);
+          row[c] = static_cast<float>(std::exp(std::log(row[c] / top) * inv) / total);
       }
     }
+    if (!all_finite(xhat_)) throw NonFiniteError(NonFiniteError::Stage::prediction, step, first_);
   }
 
   // Asks the guide for its drift at this step; false when unguided.
@@ -159,6 +201,7 @@ class BatchRun {
     drift_.assign(rows_ * k_, 0.0f);
     GuideStep g{crows_of(x_), crows_of(xhat_), first_, n_, l_, step, t0, t1};
     (*guide_)(g, rows_of(drift_));
+    if (!all_finite(drift_)) throw NonFiniteError(NonFiniteError::Stage::guidance, step, first_);
     // A zero drift (e.g. gamma(t) = 0) takes the unguided path: bit-identical results.
     return std::any_of(drift_.begin(), drift_.end(), [](float v) { return v != 0.0f; });
   }
@@ -172,7 +215,7 @@ class BatchRun {
   }
 
   void gsfm_step(int step, double t0, double t1) {
-    predict(t0);
+    predict(step, t0);
     const bool guided = guide(step, t0, t1);
     flow(t0, t1, guided);
   }
@@ -211,7 +254,7 @@ class BatchRun {
   }
 
   void linear_step(int step, double t0, double t1) {
-    predict(t0);
+    predict(step, t0);
     const bool guided = guide(step, t0, t1);
     const double h = (t1 - t0) / (1.0 - t0);
     for (std::size_t i = 0; i < rows_ * k_; ++i)
@@ -228,6 +271,8 @@ class BatchRun {
       for (std::size_t i = 0; i < rows_ * k_; ++i) y_[i] = std::log(std::max(x_[i], 1e-37f));
     }
     denoiser_(crows_of(x_), n_, t0, rows_of(q_));
+    // Checked before score_to_posterior, whose clipping would turn NaN into a uniform posterior.
+    if (!all_finite(q_)) throw NonFiniteError(NonFiniteError::Stage::prediction, step, first_);
     score_to_posterior(t0);
     const float delta = static_cast<float>(path_.step(t0, t1));
     const bool guided = guide(step, t0, t1);
@@ -307,6 +352,7 @@ class BatchRun {
   // sequence from the SNR rule of Song et al. (2021): eps = 2 (snr |xi| / |s|)^2.
   void langevin(int step, int corrector, double t) {
     denoiser_(crows_of(x_), n_, t, rows_of(q_));
+    if (!all_finite(q_)) throw NonFiniteError(NonFiniteError::Stage::prediction, step, first_);
     const float lam = static_cast<float>(path_.concrete_temperature(t));
     const float kd = static_cast<float>(k_), scale = kd * lam, inv_k = 1.0f / kd;
     const std::uint64_t stream = stream_of(kLangevin, step * 64 + corrector);

@@ -53,13 +53,35 @@ std::vector<double> parse_row(std::string line, char letter, const std::string& 
 
 }  // namespace
 
+// std::getline with bounds: a line past 64 KiB, or a file past 64 MiB (JASPAR's whole CORE
+// collection is a few MB), is not a motif file (/dev/zero, a stray binary) and throws instead of
+// growing without end.
+bool bounded_getline(std::istream& in, std::string& line, const std::string& path,
+                     std::size_t line_no, std::size_t& bytes) {
+  constexpr std::size_t kMaxLine = std::size_t{1} << 16, kMaxFile = std::size_t{1} << 26;
+  line.clear();
+  char c = 0;
+  bool any = false;
+  while (in.get(c)) {
+    any = true;
+    if (++bytes > kMaxFile)
+      throw engine::InputError(path, line_no + 1, "larger than 64 MiB: not a JASPAR motif file");
+    if (c == '\n') return true;
+    if (line.size() >= kMaxLine)
+      throw engine::InputError(path, line_no + 1,
+                               "line longer than 64 KiB: not a JASPAR motif file");
+    line.push_back(c);
+  }
+  return any;
+}
+
 Pwm read_jaspar(const std::string& path, const std::string& id) {
   std::ifstream in(path);
   if (!in) throw engine::InputError(path, 0, "cannot open the motif file");
   std::string line;
-  std::size_t line_no = 0;
+  std::size_t line_no = 0, bytes = 0;
   bool any = false;
-  while (std::getline(in, line)) {
+  while (bounded_getline(in, line, path, line_no, bytes)) {
     ++line_no;
     line = trim(line);
     if (line.empty()) continue;
@@ -76,7 +98,7 @@ Pwm read_jaspar(const std::string& path, const std::string& id) {
     std::array<std::vector<double>, 4> rows;
     for (int r = 0; r < 4; ++r) {
       do {
-        if (!std::getline(in, line))
+        if (!bounded_getline(in, line, path, line_no, bytes))
           throw engine::InputError(path, line_no, "matrix " + pwm.id + " ends before its T row");
         ++line_no;
       } while (trim(line).empty());

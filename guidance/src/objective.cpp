@@ -55,6 +55,21 @@ std::vector<std::string> objective_names(const std::string& alphabet) {
   return names;
 }
 
+void require_finite(const Objective& objective, std::span<const double> scores,
+                    const engine::Rows* grad) {
+  const auto bad = [&objective](const char* what) {
+    throw std::invalid_argument("objective " + objective.info().name + " returned " + what +
+                                " that is not a number (NaN or infinite); it cannot score or "
+                                "guide");
+  };
+  for (const double s : scores)
+    if (!std::isfinite(s)) bad("a score");
+  if (grad != nullptr)
+    for (std::size_t r = 0; r < grad->rows; ++r)
+      for (std::size_t c = 0; c < grad->k; ++c)
+        if (!std::isfinite(grad->data[r * grad->stride + c])) bad("a gradient");
+}
+
 std::vector<double> score_sequences(const Objective& objective, const engine::SequenceSet& seqs) {
   const std::size_t k = objective.info().k;
   std::vector<double> scores(seqs.size());
@@ -80,6 +95,7 @@ std::vector<double> score_sequences(const Objective& objective, const engine::Se
       }
     SequenceRows s{{rows.data(), n * length, k, k}, n, length, lengths};
     objective.evaluate(s, std::span<double>(scores).subspan(first, n), nullptr);
+    require_finite(objective, std::span<const double>(scores).subspan(first, n));
   }
   return scores;
 }

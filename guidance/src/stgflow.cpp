@@ -118,9 +118,11 @@ class Stgflow {
       const Objective& objective = *objectives_[j];
       if (objective.info().differentiable) {
         objective.evaluate(draws, scores_, &grad);
+        require_finite(objective, scores_, &grad);
         if (stats_) stats_->objective_calls += total;
       } else {
         objective.evaluate(draws, scores_, nullptr);
+        require_finite(objective, scores_);
         for (std::size_t s = 0; s < total; ++s) {
           const std::size_t len = lengths_[s];
           substitution_scan(objective, {hard_.data() + s * l * k, len, k, k}, len,

@@ -4,6 +4,7 @@
 #include <SQLiteCpp/Transaction.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <filesystem>
 
 #include "gsflow/storage/run_store.hpp"
@@ -49,6 +50,40 @@ void copy_children(SQLite::Database& db, std::int64_t from, std::int64_t to) {
   }
 }
 
+// Attaches `file` as schema src. A store in a folder this user cannot write (no -shm file can be
+// made beside it) is attached as it is on disk, read-only, as RunStore reads it; errors name it.
+void attach_source(SQLite::Database& db, const std::string& file) {
+  try {
+    SQLite::Statement attach(db, "ATTACH DATABASE ? AS src");
+    attach.bind(1, file);
+    attach.exec();
+    db.execAndGet("SELECT count(*) FROM src.runs");
+    return;
+  } catch (const SQLite::Exception&) {
+    try {
+      db.exec("DETACH DATABASE src");
+    } catch (const SQLite::Exception&) {
+    }
+  }
+  std::string uri = "file:";
+  for (const char c : std::filesystem::absolute(file).string()) {
+    if (c == '?' || c == '#' || c == '%') {
+      char hex[4];
+      std::snprintf(hex, sizeof hex, "%%%02X", static_cast<unsigned char>(c));
+      uri += hex;
+    } else {
+      uri += c;
+    }
+  }
+  try {
+    SQLite::Statement attach(db, "ATTACH DATABASE ? AS src");
+    attach.bind(1, uri + "?immutable=1");
+    attach.exec();
+  } catch (const SQLite::Exception& e) {
+    throw StorageError(file + ": cannot read it to merge: " + e.what());
+  }
+}
+
 }  // namespace
 
 MergeReport RunStore::merge_from(const std::string& other) {
@@ -63,9 +98,7 @@ MergeReport RunStore::merge_from(const std::string& other) {
   MergeReport report;
   impl_->guard("merge", [&] {
     auto& db = impl_->db;
-    SQLite::Statement attach(db, "ATTACH DATABASE ? AS src");
-    attach.bind(1, other);
-    attach.exec();
+    attach_source(db, other);
     try {
       SQLite::Transaction tx(db, SQLite::TransactionBehavior::IMMEDIATE);
       db.exec("INSERT OR IGNORE INTO models (hash, name, file, method, alphabet, length, k) "
@@ -74,12 +107,46 @@ MergeReport RunStore::merge_from(const std::string& other) {
         const std::int64_t model_id =
             id_of(db, "SELECT id FROM models WHERE hash = ?", r.model.hash);
         if (r.shard.count <= 1) {
-          if (exists(db, "SELECT 1 FROM runs WHERE uid = ?", r.uid)) {
-            ++report.skipped;
+          // A run its process is still writing is copied as interrupted (nobody writes the
+          // copy); merging again later brings the copy up to date.
+          const bool still_running = r.status == RunStatus::running;
+          const std::string running_note =
+              "copied while still running; merge again when it has finished";
+          const std::int64_t present = id_of(db, "SELECT id FROM runs WHERE uid = ?", r.uid);
+          if (present != 0) {
+            SQLite::Statement q(db, "SELECT status, completed FROM runs WHERE id = ?");
+            q.bind(1, present);
+            q.executeStep();
+            const std::string status = q.getColumn(0).getString();
+            const auto completed = static_cast<std::size_t>(q.getColumn(1).getInt64());
+            const RunStatus want = still_running ? RunStatus::interrupted : r.status;
+            if (status == "completed" || (completed >= r.completed && status == status_name(want))) {
+              ++report.skipped;
+              continue;
+            }
+            copy_children(db, r.id, present);
+            SQLite::Statement u(
+                db,
+                "UPDATE runs SET completed = (SELECT count(*) FROM sequences WHERE run_id = ?1), "
+                "frames = (SELECT count(*) FROM frames WHERE run_id = ?1), status = ?2, "
+                "error = ?3, finished_at = ?4, seconds_total = ?5, seconds_network = ?6 "
+                "WHERE id = ?1");
+            u.bind(1, present);
+            u.bind(2, status_name(want));
+            u.bind(3, still_running ? running_note : r.error);
+            u.bind(4, r.finished_at);
+            u.bind(5, r.seconds_total);
+            u.bind(6, r.seconds_network);
+            u.exec();
+            ++report.refreshed;
             continue;
           }
           RunInfo copy = r;
           copy.name = unique_run_name(db, r.name);
+          if (still_running) {
+            copy.status = RunStatus::interrupted;
+            copy.error = running_note;
+          }
           const auto id = insert_run(db, copy, model_id, 0, "");
           copy_children(db, r.id, id);
           ++report.runs_added;

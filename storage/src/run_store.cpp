@@ -7,10 +7,13 @@
 #include <sqlite3.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <cstdint>
 #include <cstdlib>
 #include <filesystem>
 #include <random>
+#include <stdexcept>
 #include <sstream>
 
 #include "gsflow/storage/frame_codec.hpp"
@@ -204,6 +207,26 @@ std::string default_database_path() {
   return (base / "gsflow" / "runs.sqlite").string();
 }
 
+void check_run_name(const std::string& name) {
+  if (name.empty()) return;
+  const auto bad = [&name](const std::string& why) {
+    std::string shown;
+    for (const char c : name) shown.push_back(static_cast<unsigned char>(c) < 0x20 || c == 0x7F ? '?' : c);
+    throw std::invalid_argument("run name '" + shown + "': " + why);
+  };
+  if (name.size() > 200) bad("longer than 200 bytes");
+  for (const char c : name) {
+    const auto b = static_cast<unsigned char>(c);
+    if (b < 0x20 || b == 0x7F) bad("it has a control character (newline, tab, ...)");
+    if (c == ' ') bad("it has a blank (FASTA ids end at the first blank)");
+  }
+  if (std::string_view("-=+@").find(name[0]) != std::string_view::npos) {
+    std::string why = "it starts with ' ' (an option on the command line, a formula in a spreadsheet)";
+    why[16] = name[0];
+    bad(why);
+  }
+}
+
 RunStore::RunStore(const std::string& file, const StoreOptions& options) {
   const bool memory = file == ":memory:" || file.empty();
   if (!memory) {
@@ -223,8 +246,9 @@ RunStore::RunStore(const std::string& file, const StoreOptions& options) {
                          (exists && access(path.c_str(), W_OK) != 0 ? "the file" : "its folder") +
                          " is not writable); nothing was changed");
   }
+  // OPEN_URI: merge_from() attaches a store in a read-only folder by a file: URI (immutable).
   const int flags = options.read_only ? SQLite::OPEN_READONLY
-                                      : SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE;
+                                      : SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE | SQLite::OPEN_URI;
   try {
     impl_ = std::make_unique<Impl>(memory ? ":memory:" : file, flags, options.busy_timeout_ms);
     if (options.read_only) impl_->db.execAndGet("PRAGMA user_version");
@@ -306,6 +330,7 @@ std::int64_t RunStore::begin_run(const NewRun& run) {
     id.executeStep();
     const auto model_id = id.getColumn(0).getInt64();
 
+    check_run_name(run.name);
     std::string name = run.name;
     if (name.empty()) {
       name = unique_run_name(db, run.model.name + "-s" + std::to_string(run.seed));
@@ -331,6 +356,7 @@ std::int64_t RunStore::begin_run(const NewRun& run) {
     r.shard = run.shard;
     r.notes = run.notes;
     const auto run_id = insert_run(db, r, model_id, getpid(), host_name());
+    impl_->own_uids[run_id] = r.uid;
     SQLite::Statement t(db, "INSERT OR IGNORE INTO tags (run_id, tag) VALUES (?, ?)");
     for (const auto& tag : run.tags) {
       t.reset();
@@ -409,11 +435,12 @@ void RunStore::add_batch(std::int64_t run, const Batch& batch) {
       ss.exec();
     }
     SQLite::Statement u(db, "UPDATE runs SET completed = completed + ?, frames = frames + ? "
-                            "WHERE id = ?");
+                            "WHERE id = ? AND uid = coalesce(?, uid)");
     u.bind(1, static_cast<std::int64_t>(batch.sequences.size()));
     u.bind(2, static_cast<std::int64_t>(batch.frames.size()));
     u.bind(3, run);
-    if (u.exec() != 1) throw StorageError(impl_->file + ": run " + std::to_string(run) + " is gone");
+    impl_->bind_own_uid(u, 4, run);
+    if (u.exec() != 1) throw impl_->run_gone(run);
     tx.commit();
   });
 }
@@ -424,13 +451,14 @@ void RunStore::finish_run(std::int64_t run, RunStatus status, double seconds_tot
     SQLite::Statement q(impl_->db,
                         "UPDATE runs SET status = ?, seconds_total = ?, seconds_network = ?, "
                         "error = ?, finished_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') "
-                        "WHERE id = ?");
+                        "WHERE id = ? AND uid = coalesce(?, uid)");
     q.bind(1, status_name(status));
     q.bind(2, seconds_total);
     q.bind(3, seconds_network);
     q.bind(4, error);
     q.bind(5, run);
-    q.exec();
+    impl_->bind_own_uid(q, 6, run);
+    if (q.exec() != 1) throw impl_->run_gone(run);
   });
 }
 
@@ -462,7 +490,8 @@ void RunStore::for_each_run(const RunFilter& filter,
       args.push_back(filter.since);
     }
     sql += " ORDER BY r.created_at DESC, r.id DESC";
-    if (filter.limit) sql += " LIMIT " + std::to_string(filter.limit);
+    if (filter.limit)  // SQLite reads LIMIT as a signed 64-bit integer
+      sql += " LIMIT " + std::to_string(std::min<std::uint64_t>(filter.limit, INT64_MAX));
     SQLite::Statement q(impl_->db, sql);
     for (std::size_t i = 0; i < args.size(); ++i) q.bind(static_cast<int>(i + 1), args[i]);
     while (q.executeStep()) visit(read_run(q));
@@ -584,6 +613,19 @@ std::vector<StepScore> RunStore::step_scores(std::int64_t run) const {
 void RunStore::delete_run(std::int64_t run) {
   impl_->guard("delete a run", [&] {
     SQLite::Transaction tx(impl_->db, SQLite::TransactionBehavior::IMMEDIATE);
+    SQLite::Statement w(impl_->db, "SELECT name, owner_pid, owner_host FROM runs WHERE id = ? AND "
+                                   "status = 'running'");
+    w.bind(1, run);
+    if (w.executeStep()) {
+      const std::int64_t pid = w.getColumn(1).getInt64();
+      const std::string host = w.getColumn(2).getString();
+      const bool here = host == host_name();
+      if (!here || process_alive(pid))
+        throw StorageError(impl_->file + ": run '" + w.getColumn(0).getString() +
+                           "' is still being written by process " + std::to_string(pid) +
+                           (here ? "" : " on " + host) +
+                           "; stop it first (Ctrl-C keeps its finished batches), then delete it");
+    }
     SQLite::Statement q(impl_->db, "DELETE FROM runs WHERE id = ?");
     q.bind(1, run);
     if (q.exec() != 1)

@@ -2,7 +2,10 @@
 #pragma once
 
 #include <SQLiteCpp/Database.h>
+
+#include <map>
 #include <SQLiteCpp/Exception.h>
+#include <SQLiteCpp/Statement.h>
 
 #include <string>
 
@@ -14,6 +17,9 @@ struct RunStore::Impl {
   std::string file;
   SQLite::Database db;
   std::size_t recovered = 0;
+  // The uid of each run this store began: its writes address the run by (id, uid), so that a run
+  // deleted meanwhile is noticed and a new run that reuses its id is never written to.
+  std::map<std::int64_t, std::string> own_uids;
   Impl(const std::string& f, int flags, int busy_ms) : file(f), db(f, flags, busy_ms) {}
 
   // Runs `f`, turning SQLite errors into StorageError naming the file and `what` was being done.
@@ -26,6 +32,18 @@ struct RunStore::Impl {
     }
   }
   std::string describe(const char* what, const SQLite::Exception& e) const;
+  // Binds the uid this store gave run `run` (NULL for a run it did not begin) to parameter i.
+  void bind_own_uid(SQLite::Statement& q, int i, std::int64_t run) const {
+    const auto it = own_uids.find(run);
+    if (it == own_uids.end())
+      q.bind(i);
+    else
+      q.bind(i, it->second);
+  }
+  StorageError run_gone(std::int64_t run) const {
+    return StorageError(file + ": run " + std::to_string(run) +
+                        " is gone (deleted while it was being written); nothing more is stored");
+  }
 };
 
 // A name not yet used by a run: `base`, else base-2, base-3, ...

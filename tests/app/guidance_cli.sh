@@ -14,12 +14,7 @@ mkdir -p "$W"
 cd "$W"
 export OMP_WAIT_POLICY=PASSIVE
 
-fail() { echo "FAIL: $*" >&2; exit 1; }
-expect_rc() {  # expect_rc CODE COMMAND... : runs it, checks the exit code, keeps stderr in err.txt
-  local want=$1; shift
-  set +e; "$@" >out.txt 2>err.txt; local rc=$?; set -e
-  [[ $rc == "$want" ]] || { cat out.txt err.txt >&2; fail "exit $rc, expected $want: $*"; }
-}
+source "$(dirname "${BASH_SOURCE[0]}")/cli_lib.sh"  # fail, expect_rc
 expect_err() {  # expect_err PATTERN: the last command's stderr mentions PATTERN
   grep -q -- "$1" err.txt || { cat err.txt >&2; fail "stderr does not mention '$1'"; }
 }

@@ -15,12 +15,7 @@ export OMP_WAIT_POLICY=PASSIVE
 # Small, fast requests: the bundled DNA model, few steps.
 GEN=(generate --model dna-promoter --steps 6 --quiet)
 
-fail() { echo "FAIL: $*" >&2; exit 1; }
-expect_rc() {  # expect_rc CODE COMMAND... : runs it, checks the exit code, keeps stderr in err.txt
-  local want=$1; shift
-  set +e; "$@" >out.txt 2>err.txt; local rc=$?; set -e
-  [[ $rc == "$want" ]] || { cat out.txt err.txt >&2; fail "exit $rc, expected $want: $*"; }
-}
+source "$(dirname "${BASH_SOURCE[0]}")/cli_lib.sh"  # fail, expect_rc
 json_field() {  # json_field FILE KEY: a top-level number or string from a JSON object
   python3 -c "import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])" "$1" "$2"
 }

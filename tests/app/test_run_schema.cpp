@@ -32,6 +32,8 @@ bool cli_accepts(const std::string& flag, const std::string& value, RunParams& o
     app.parse(args);
   } catch (const CLI::ParseError&) {
     return false;
+  } catch (const std::invalid_argument&) {
+    return false;
   }
   return true;
 }

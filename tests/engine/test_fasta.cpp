@@ -127,6 +127,36 @@ TEST_F(FastaTest, ReadsMultiLineRecordsWithIdsDescriptionsAndLines) {
   EXPECT_EQ(records[2], rec("seq3", "spaced   out", "acgtn", 7));
 }
 
+// Memory stays bounded whatever the input (issue 36): a record past the bound is refused at the
+// line where it crosses it, and an endless line is refused without being read to its end.
+TEST_F(FastaTest, RecordsAndLinesBeyondTheBoundAreRefused) {
+  const std::string p = write_file("long.fa", ">ok\nACGT\n>big\nACGTACGT\nACGTACGT\nAC\n");
+  FastaReader reader(p, 16);
+  EXPECT_EQ(reader.next()->id, "ok");
+  try {
+    reader.next();
+    ADD_FAILURE() << "a 18-letter record was accepted under a bound of 16";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.line(), 6u) << e.what();
+    EXPECT_NE(std::string(e.what()).find("'big' is longer than 16 letters"), std::string::npos)
+        << e.what();
+  }
+  EXPECT_EQ(read_fasta(p, 18).size(), 2u);  // exactly at the bound: accepted
+
+  // /dev/zero is one endless line: without a bound the reader would grow until memory runs out.
+  try {
+    FastaReader zero("/dev/zero", 1000);
+    zero.next();
+    ADD_FAILURE() << "/dev/zero was read as FASTA";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("line longer than"), std::string::npos) << e.what();
+  }
+  // A gzip file of one long line (the compressed size says nothing about it).
+  const std::string gz = write_gz("line.fa.gz", ">x\n" + std::string(3u << 20, 'A') + "\n");
+  EXPECT_THROW(FastaReader(gz, 1u << 20).next(), InputError);
+  EXPECT_EQ(FastaReader(gz, 3u << 20).next()->sequence.size(), 3u << 20);
+}
+
 TEST_F(FastaTest, StreamsOneRecordAtATime) {
   const std::string p = write_file("s.fa", ">a\nAC\n>b\nGT\n");
   FastaReader reader(p);

@@ -278,6 +278,64 @@ TEST(Sampler, DecodeXReadsTheArgmaxOfTheFinalState) {
 }
 
 // ------------------------------------------------------------------------------------------------
+// Numbers that break down stop the sampler where they appear (issue 36), instead of decoding NaN
+// into letter 0.
+
+TEST(SamplerNonFinite, ANaNPredictionOrDriftStopsAtItsStep) {
+  const ToyTask task = make_toy_task(4, 20, kTaskSeed);
+  const Path path = make_path(Interpolant::consistent);
+  const Kernels kernels{KernelOptions{}};
+  for (Method method : {Method::gsfm, Method::gssm, Method::linear}) {
+    SCOPED_TRACE(method_name(method));
+    const Denoiser exact = toy_exact_denoiser(task, path, method);
+    int calls = 0;
+    const Denoiser broken = [&](ConstRows x, std::size_t n, double t, Rows out) {
+      exact(x, n, t, out);
+      if (++calls == 4) out.data[5] = std::numeric_limits<float>::quiet_NaN();
+    };
+    SamplerOptions o = options_for(method, 10, 8, 8);
+    o.corrector_steps = 0;
+    try {
+      sample(broken, path, request_for(task, 8), o, kernels);
+      ADD_FAILURE() << "a NaN prediction was sampled on";
+    } catch (const NonFiniteError& e) {
+      EXPECT_EQ(e.stage(), NonFiniteError::Stage::prediction);
+      EXPECT_EQ(e.step(), 3);
+      EXPECT_NE(std::string(e.what()).find("step 4"), std::string::npos) << e.what();
+    }
+    SamplerHooks hooks;
+    hooks.guide = [](const GuideStep& g, Rows drift) {
+      if (g.step == 2) drift.data[0] = std::numeric_limits<float>::infinity();
+    };
+    try {
+      sample(exact, path, request_for(task, 8), o, kernels, hooks);
+      ADD_FAILURE() << "an infinite drift was sampled on";
+    } catch (const NonFiniteError& e) {
+      EXPECT_EQ(e.stage(), NonFiniteError::Stage::guidance);
+      EXPECT_EQ(e.step(), 2);
+    }
+  }
+}
+
+// p^(1/T) underflows for every letter at a very low temperature; the prediction is then the same
+// distribution computed from its logs: the argmax, not NaN.
+TEST(SamplerNonFinite, AVeryLowTemperatureSharpensToTheArgmax) {
+  const Path path = make_path(Interpolant::consistent);
+  const Kernels kernels{KernelOptions{}};
+  const std::size_t k = 4, length = 6;
+  const Denoiser fixed = [&](ConstRows, std::size_t n, double, Rows out) {
+    for (std::size_t r = 0; r < n * length; ++r)
+      for (std::size_t c = 0; c < k; ++c) out.data[r * out.stride + c] = c == r % k ? 0.4f : 0.2f;
+  };
+  SamplerOptions o;
+  o.steps = 5;
+  o.temperature = 1e-4;  // 0.4^10000 underflows a double
+  const SampleResult res = sample(fixed, path, {2, length, k, 0}, o, kernels);
+  ASSERT_EQ(res.letters.size(), 2 * length);
+  for (std::size_t r = 0; r < res.letters.size(); ++r) EXPECT_EQ(res.letters[r], r % k);
+}
+
+// ------------------------------------------------------------------------------------------------
 // Determinism: randomness is keyed by (seed, sequence, step)
 
 struct Determinism {

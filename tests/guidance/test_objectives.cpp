@@ -234,6 +234,13 @@ TEST(Objectives, BadSpecsNameTheProblem) {
   EXPECT_NE(message("nonsense", "dna").find("unknown objective"), std::string::npos);
   EXPECT_NE(message("classifier", "dna").find("classifier:FILE"), std::string::npos);
   EXPECT_THROW(make_objective("motif:/nonexistent.jaspar", "dna"), engine::InputError);
+  // An endless file is refused, not read until memory runs out (issue 36).
+  try {
+    make_objective("motif:/dev/zero", "dna");
+    ADD_FAILURE() << "/dev/zero was read as a motif file";
+  } catch (const engine::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("not a JASPAR motif file"), std::string::npos) << e.what();
+  }
 }
 
 TEST(GuideTerms, ParseWeights) {

@@ -330,6 +330,81 @@ TEST(RunStore, MergeJoinsShardsIntoTheRequestAndIsIdempotent) {
   EXPECT_THROW(into.merge_from(dir.file("missing.sqlite")), StorageError);
 }
 
+// A run deleted while its writer works: the writer notices (its run is addressed by id and uid)
+// and never writes into a new run that took the freed id (issue 36). Deleting a run whose writer
+// is alive is refused.
+TEST(RunStore, AWriterNeverWritesIntoAnotherRunAndALiveWriterBlocksDelete) {
+  TempDir dir;
+  const auto file = dir.file("runs.sqlite");
+  RunStore writer(file);
+  const auto a = writer.begin_run(new_run("a", 8));
+  writer.add_batch(a, batch_of(0, 2));
+  RunStore other(file);
+  try {
+    other.delete_run(a);
+    ADD_FAILURE() << "a run whose writer is alive was deleted";
+  } catch (const StorageError& e) {
+    EXPECT_NE(std::string(e.what()).find("still being written"), std::string::npos) << e.what();
+  }
+  {  // As a gsflow that allowed it would have: delete the row behind the writer's back.
+    SQLite::Database db(file, SQLite::OPEN_READWRITE);
+    db.exec("PRAGMA foreign_keys = ON");
+    db.exec("DELETE FROM runs WHERE name = 'a'");
+  }
+  const auto c = other.begin_run(new_run("c", 4));
+  EXPECT_EQ(c, a);  // SQLite reuses the largest rowid: the id alone would address run c
+  EXPECT_THROW(writer.add_batch(a, batch_of(2, 2)), StorageError);
+  EXPECT_THROW(writer.finish_run(a, RunStatus::completed, 1, 1), StorageError);
+  EXPECT_EQ(other.run(c).completed, 0u);
+  EXPECT_EQ(other.run(c).status, RunStatus::running);
+  EXPECT_EQ(other.sequences(c).size(), 0u);
+  other.add_batch(c, batch_of(0, 4));
+  other.finish_run(c, RunStatus::completed, 1, 1);
+  EXPECT_EQ(other.run(c).completed, 4u);
+  other.delete_run(c);  // finished: deletable
+}
+
+TEST(RunStore, RunNamesThatBreakFastaCsvOrTheCommandLineAreRefused) {
+  for (const std::string bad : std::vector<std::string>{"two\nlines", "tab\there", "with space",
+                                                       "=1+1", "+x", "@x", "-x", std::string(201, 'a')})
+    EXPECT_THROW(check_run_name(bad), std::invalid_argument) << bad;
+  for (const std::string good : std::vector<std::string>{"", "screen1", "dna-promoter-s0", "a.b_c-1",
+                                                        "s\u00e9quence"})
+    EXPECT_NO_THROW(check_run_name(good)) << good;
+  RunStore store(":memory:");
+  EXPECT_THROW(store.begin_run(new_run("bad name")), std::invalid_argument);
+  EXPECT_TRUE(store.list_runs().empty());
+}
+
+// A run copied while still running comes over as interrupted; a later merge completes it.
+TEST(RunStore, MergeCompletesARunCopiedWhileItWasRunning) {
+  TempDir dir;
+  RunStore source(dir.file("a.sqlite"));
+  const auto id = source.begin_run(new_run("grow", 4));
+  source.add_batch(id, batch_of(0, 2));
+  RunStore into(dir.file("b.sqlite"));
+  auto report = into.merge_from(dir.file("a.sqlite"));
+  EXPECT_EQ(report.runs_added, 1u);
+  auto copy = into.find_run("grow");
+  EXPECT_EQ(copy.status, RunStatus::interrupted);
+  EXPECT_EQ(copy.completed, 2u);
+  report = into.merge_from(dir.file("a.sqlite"));  // nothing new yet
+  EXPECT_EQ(report.skipped, 1u);
+  source.add_batch(id, batch_of(2, 2));
+  source.finish_run(id, RunStatus::completed, 3.0, 2.0);
+  report = into.merge_from(dir.file("a.sqlite"));
+  EXPECT_EQ(report.refreshed, 1u);
+  copy = into.find_run("grow");
+  EXPECT_EQ(copy.status, RunStatus::completed);
+  EXPECT_EQ(copy.completed, 4u);
+  EXPECT_EQ(into.sequences(copy.id).size(), 4u);
+  EXPECT_EQ(into.frames(copy.id).size(), source.frames(id).size());
+  EXPECT_DOUBLE_EQ(copy.seconds_total, 3.0);
+  report = into.merge_from(dir.file("a.sqlite"));
+  EXPECT_EQ(report.skipped, 1u);
+  EXPECT_EQ(report.refreshed, 0u);
+}
+
 TEST(RunStore, DefaultPathFollowsXdg) {
   setenv("GSFLOW_DB", "", 1);
   setenv("XDG_DATA_HOME", "/tmp/xdg-here", 1);

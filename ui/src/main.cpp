@@ -13,8 +13,17 @@
 #include "gsflow/ui/main_window.hpp"
 #include "gsflow/version.hpp"
 #include "gsflow/pipeline/openmp_env.hpp"
+#include "gsflow/pipeline/signals.hpp"
 
 int main(int argc, char** argv) {
+  // Before any thread starts: a signal must never land on the run's compute thread
+  // (signals.hpp). SIGINT/SIGTERM/SIGHUP close the window, which cancels the run and keeps its
+  // finished batches.
+  gsflow::pipeline::route_signals_to_one_thread();
+  gsflow::pipeline::set_signal_handler([](int) {
+    QMetaObject::invokeMethod(
+        qApp, [] { QApplication::closeAllWindows(); QApplication::quit(); }, Qt::QueuedConnection);
+  });
   // libgomp (LibTorch) has already read its wait policy: start again with the passive default
   // (openmp_env.hpp). If that fails, carry on with the default.
   if (gsflow::pipeline::default_passive_openmp()) execv("/proc/self/exe", argv);

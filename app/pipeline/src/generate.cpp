@@ -79,6 +79,29 @@ std::vector<std::shared_ptr<const guidance::Objective>> guidance_objectives(cons
   return objectives;
 }
 
+namespace {
+// What to change when the numbers broke down, from where they did.
+std::string non_finite_cause(const engine::NonFiniteError& e, const GenerateRequest& request) {
+  const auto& s = request.sampler;
+  const auto& g = request.guidance;
+  std::string gamma = std::to_string(g.gamma);
+  gamma.erase(gamma.find_last_not_of('0') + 1);
+  if (gamma.back() == '.') gamma.pop_back();
+  switch (e.stage()) {
+    case engine::NonFiniteError::Stage::prediction:
+      if (s.temperature != 1.0)
+        return "the temperature " + std::to_string(s.temperature) + " is too extreme";
+      return "the model's network gives NaN (is the checkpoint damaged?)";
+    case engine::NonFiniteError::Stage::guidance:
+      return "gamma " + gamma + " is too strong for these objectives (lower --gamma)";
+    case engine::NonFiniteError::Stage::state:
+      break;
+  }
+  if (g.active()) return "gamma " + gamma + " is too strong (lower --gamma)";
+  return "the sampler settings (temperature, start_scale, reinject) are too extreme";
+}
+}  // namespace
+
 GenerateResult generate(const models::Model& model, const GenerateRequest& request,
                         const engine::Kernels& kernels, const engine::SamplerHooks& hooks,
                         const BatchSink& on_batch, const guidance::StepScoreSink& on_step_score) {
@@ -130,7 +153,14 @@ GenerateResult generate(const models::Model& model, const GenerateRequest& reque
       network = timed(model.denoiser(kernels, request.threads, batch_lengths));
     }
     const engine::SampleRequest req{count, len, spec.k, request.first + begin};
-    const auto r = engine::sample(network, path, req, options, kernels, batch_hooks);
+    engine::SampleResult r;
+    try {
+      r = engine::sample(network, path, req, options, kernels, batch_hooks);
+    } catch (const engine::NonFiniteError& e) {
+      throw std::invalid_argument("generation stopped: " + std::string(e.what()) + ": " +
+                                  non_finite_cause(e, request) +
+                                  (b > 0 ? " (the finished batches are kept)" : ""));
+    }
     if (r.cancelled) {  // a partial batch is dropped: results are always whole batches
       result.cancelled = true;
       break;

@@ -115,7 +115,7 @@ std::vector<RunParam> make_schema() {
   };
   return {
       model,
-      integer("n", 1, 1e8, "Number of sequences (of the whole request when sharded)",
+      integer("n", 1, 1e7, "Number of sequences (of the whole request when sharded)",
               [](RunParams& p) -> auto& { return p.n; }),
       integer("length", 0, 100000,
               "Letters per sequence (0 = the model's; peptides: drawn from training)",

@@ -93,6 +93,7 @@ storage::NewRun new_run(const StoredRunOptions& options, const StoredRunOutcome&
 StoredRunOutcome run_and_store(StoredRunOptions options, const StoredRunHooks& hooks) {
   auto& params = options.params;
   StoredRunOutcome outcome;
+  storage::check_run_name(options.name);  // before any work: a bad name must not cost a run
   // Model: by name (with the method's variant) or file.
   const std::string method_text =
       options.method_given ? engine::method_name(params.sampler.method) : "";
@@ -126,8 +127,9 @@ StoredRunOutcome run_and_store(StoredRunOptions options, const StoredRunHooks& h
   // The store: the run is registered before any work, so a crash leaves a trace.
   std::unique_ptr<storage::RunStore> store;
   if (!options.db.empty()) {
-    if (options.db == storage::default_database_path())
-      fs::create_directories(fs::path(options.db).parent_path());
+    const fs::path folder = fs::path(options.db).parent_path();  // "" for a bare file name
+    if (options.db == storage::default_database_path() && !folder.empty())
+      fs::create_directories(folder);
     store = std::make_unique<storage::RunStore>(options.db);
     if (store->recovered_runs() && hooks.notice)
       hooks.notice(std::to_string(store->recovered_runs()) +

@@ -45,14 +45,23 @@ struct FastaRecord {
 // block it was decoding). Records before the error are returned normally. A file that cannot be
 // opened throws InputError with line 0. A file with no records is not an error.
 //
+// Memory is bounded whatever the input: a record longer than `max_length` letters, or a line longer
+// than max_length plus 64 KiB (blanks, a long header), throws InputError as soon as the reader
+// gets that far, without reading the rest of the line (/dev/zero, a gzip bomb of one huge line).
+//
 // After next() has thrown, every later call throws the same error again. Not copyable; movable (a
 // moved-from reader may only be destroyed or assigned to; its next() throws std::logic_error).
 // Not thread-safe: use one reader per thread.
 class FastaReader {
  public:
+  // The default bound on a record: far above any sequence gsflow models (at most 65,535 letters),
+  // far below what would exhaust memory.
+  static constexpr std::size_t kDefaultMaxLength = std::size_t{1} << 24;
+
   // Opens `path`. Throws InputError (line 0) if it does not exist, is a directory or cannot be
-  // opened.
-  explicit FastaReader(const std::string& path);
+  // opened. Records longer than `max_length` letters are refused (see above); a command passes the
+  // longest sequence it can use.
+  explicit FastaReader(const std::string& path, std::size_t max_length = kDefaultMaxLength);
   ~FastaReader();
   FastaReader(FastaReader&&) noexcept;
   FastaReader& operator=(FastaReader&&) noexcept;
@@ -71,7 +80,8 @@ class FastaReader {
 };
 
 // Every record of the file at `path`, in order. Throws what FastaReader throws.
-std::vector<FastaRecord> read_fasta(const std::string& path);
+std::vector<FastaRecord> read_fasta(const std::string& path,
+                                    std::size_t max_length = FastaReader::kDefaultMaxLength);
 
 // Encodes `record.sequence` with encode_sequence, attributing errors to `file` (e.g.
 // FastaReader::path(); may be empty), the record's header line, its id and the 1-based position

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -96,6 +97,24 @@ struct SamplerHooks {
   Guide guide;  // STGFlow guidance (guidance/stgflow.hpp); empty = unguided
 };
 
+// Thrown by sample() when a number stops being finite (NaN or infinity), at the step where it first
+// appears, instead of decoding garbage (an all-A sequence): `stage` says where it appeared.
+class NonFiniteError : public std::runtime_error {
+ public:
+  enum class Stage {
+    prediction,  // the denoiser's output (after the temperature)
+    guidance,    // the guide's drift
+    state,       // the state after the step
+  };
+  NonFiniteError(Stage stage, int step, std::size_t first_sequence);
+  Stage stage() const noexcept { return stage_; }
+  int step() const noexcept { return step_; }
+
+ private:
+  Stage stage_;
+  int step_;
+};
+
 // Fills `out` ([sequences * L rows, K]) from the state `x` of `sequences` sequences at time t.
 // For GSFM and Linear FM `out` is P(clean letter | x); for GSSM it is the score model's q.
 using Denoiser = std::function<void(ConstRows x, std::size_t sequences, double t, Rows out)>;
@@ -116,7 +135,9 @@ struct SampleRequest {
 
 // Draws request.sequences sequences in batches of options.batch; sequence i's randomness depends
 // only on (seed, first_sequence + i), so batch size and thread count never change the result.
-// Throws std::invalid_argument for impossible options (naming the field).
+// Throws std::invalid_argument for impossible options (naming the field), NonFiniteError when the
+// numbers break down (batches finished before it have been handed to no one: the caller keeps
+// what its hooks received).
 SampleResult sample(const Denoiser& denoiser, const Path& path, const SampleRequest& request,
                     const SamplerOptions& options, const Kernels& kernels,
                     const SamplerHooks& hooks = {});

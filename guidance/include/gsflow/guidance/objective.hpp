@@ -79,4 +79,10 @@ std::vector<std::string> objective_names(const std::string& alphabet);
 // Scores of whole sequences (letter indices), one-hot encoded internally, in chunks.
 std::vector<double> score_sequences(const Objective& objective, const engine::SequenceSet& seqs);
 
+// Throws std::invalid_argument naming the objective (for a plug-in classifier, its file) when a
+// score, or an entry of `grad` (if given), is NaN or infinite: such a number would steer every
+// sequence to garbage or be stored as a missing score.
+void require_finite(const Objective& objective, std::span<const double> scores,
+                    const engine::Rows* grad = nullptr);
+
 }  // namespace gsflow::guidance

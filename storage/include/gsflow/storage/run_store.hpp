@@ -36,6 +36,7 @@ struct MergeReport {
   std::size_t runs_added = 0;      // runs copied as they were
   std::size_t shards_joined = 0;   // shard runs folded into their request's merged run
   std::size_t skipped = 0;         // already present (same uid): merging is idempotent
+  std::size_t refreshed = 0;       // present but incomplete: brought up to the source's state
   std::vector<std::string> merged_runs;  // names of the runs the shards went into
 };
 
@@ -100,5 +101,11 @@ class RunStore {
 // The default database: $GSFLOW_DB, else $XDG_DATA_HOME/gsflow/runs.sqlite, else
 // ~/.local/share/gsflow/runs.sqlite.
 std::string default_database_path();
+
+// Throws std::invalid_argument "run name ...: why" unless `name` can name a run: "" (a name is made up),
+// or at most 200 bytes with no blank and no control character, not starting with '-' (read as an
+// option) or '=', '+', '@' (a formula in a spreadsheet opening the CSV). Run names become FASTA
+// record ids and CSV fields as they are.
+void check_run_name(const std::string& name);
 
 }  // namespace gsflow::storage

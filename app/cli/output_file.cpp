@@ -1,0 +1,67 @@
+// Output files (see output_file.hpp).
+#include "output_file.hpp"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <stdexcept>
+
+namespace gsflow::app {
+
+namespace fs = std::filesystem;
+
+void refuse_store_as_output(const std::string& out, const std::string& db, const std::string& flag) {
+  if (out.empty() || out == "-" || db.empty() || db == ":memory:") return;
+  for (const char* suffix : {"", "-wal", "-shm", "-journal"}) {
+    const std::string store = db + suffix;
+    struct stat a {}, b {};
+    const bool same = stat(out.c_str(), &a) == 0 && stat(store.c_str(), &b) == 0
+                          ? a.st_dev == b.st_dev && a.st_ino == b.st_ino
+                          : fs::weakly_canonical(fs::absolute(out)) ==
+                                fs::weakly_canonical(fs::absolute(store));
+    if (same)
+      throw std::invalid_argument(flag + ": " + out + " is the run store" +
+                                  (*suffix ? std::string(" (its ") + suffix + " file)" : "") +
+                                  "; writing there would destroy it. Choose another file");
+  }
+}
+
+OutputFile::OutputFile(std::string path) : path_(std::move(path)) {
+  if (path_ == "-") return;
+  std::error_code ec;
+  if (fs::is_directory(path_, ec)) throw std::runtime_error(path_ + ": is a folder");
+  const fs::path p(path_);
+  temp_ = (p.parent_path() / ("." + p.filename().string() + ".tmp-" + std::to_string(getpid())))
+              .string();
+  file_.open(temp_, std::ios::binary | std::ios::trunc);
+  if (!file_) throw std::runtime_error(path_ + ": cannot create the output file");
+}
+
+OutputFile::~OutputFile() {
+  if (!committed_ && !temp_.empty()) {
+    file_.close();
+    std::remove(temp_.c_str());
+  }
+}
+
+std::ostream& OutputFile::stream() { return path_ == "-" ? std::cout : file_; }
+
+void OutputFile::commit() {
+  std::ostream& out = stream();
+  out.flush();
+  if (!out) throw std::runtime_error((path_ == "-" ? "stdout" : path_) + ": write failed");
+  if (path_ == "-") return;
+  file_.close();
+  if (!file_) throw std::runtime_error(path_ + ": write failed");
+  std::error_code ec;
+  const bool replacing = fs::exists(path_, ec);
+  if (std::rename(temp_.c_str(), path_.c_str()) != 0)
+    throw std::runtime_error(path_ + ": cannot write (rename of the finished file failed)");
+  committed_ = true;
+  if (replacing) std::cerr << "gsflow: replaced the existing " << path_ << "\n";
+}
+
+}  // namespace gsflow::app

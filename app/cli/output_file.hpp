@@ -1,0 +1,35 @@
+// Files a command writes (FASTA, CSV, JSON): never the run store itself, and never half written.
+#pragma once
+
+#include <fstream>
+#include <iosfwd>
+#include <string>
+
+namespace gsflow::app {
+
+// Throws std::invalid_argument "FLAG: FILE is the run store ..." when `out` names the store `db`
+// or its -wal / -shm file: by file identity when both exist (links, ./ and other spellings), by
+// absolute path otherwise. "-" (stdout) and "" pass.
+void refuse_store_as_output(const std::string& out, const std::string& db, const std::string& flag);
+
+// An output written to a temporary file beside `path` and renamed over it by commit(), so that
+// a failure or an interrupt leaves the old file (or none), never a truncated one. "-" writes to
+// stdout directly. An existing file is replaced, and the command says so on stderr.
+class OutputFile {
+ public:
+  explicit OutputFile(std::string path);
+  ~OutputFile();  // removes the temporary file unless committed
+  OutputFile(const OutputFile&) = delete;
+  OutputFile& operator=(const OutputFile&) = delete;
+
+  std::ostream& stream();
+  // Flushes, checks and renames into place. Throws std::runtime_error naming the file.
+  void commit();
+
+ private:
+  std::string path_, temp_;
+  std::ofstream file_;
+  bool committed_ = false;
+};
+
+}  // namespace gsflow::app
