@@ -12,7 +12,10 @@ void add_run_options(CLI::App& cmd, pipeline::RunParams& params) {
   for (const auto& row : pipeline::run_schema()) {
     if (!row.cli) continue;
     const std::string flag = row.flag();
-    const std::string range = row.range();
+    // Numbers show their range; a choice's help already names its choices.
+    const bool numeric =
+        row.type == pipeline::ParamType::integer || row.type == pipeline::ParamType::real;
+    const std::string range = numeric ? row.range() : "";
     // The schema's setter checks the type, range or name: an impossible value throws
     // std::invalid_argument naming the flag (exit 2, as any impossible input).
     auto* opt = cmd.add_option_function<std::string>(

@@ -154,7 +154,7 @@ std::vector<RunParam> make_schema() {
       integer("batch", 1, 1e6, "Sequences per network call, and per commit to the run store",
               [](RunParams& p) -> auto& { return p.sampler.batch; }),
       integer("seed", 0, std::numeric_limits<double>::infinity(),
-              "Seed (0 to 18446744073709551615): same seed, same sequences",
+              "Seed (any 64-bit unsigned number): same seed, same sequences",
               [](RunParams& p) -> auto& { return p.sampler.seed; }),
       integer("frames_every", 0, 1e6, "Store the trajectory every n-th step (0 = none)",
               [](RunParams& p) -> auto& { return p.sampler.frames_every; }),
