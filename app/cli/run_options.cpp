@@ -24,8 +24,7 @@ void add_run_options(CLI::App& cmd, pipeline::RunParams& params) {
     if (row.type == pipeline::ParamType::integer) opt->type_name("INT");
     if (row.type == pipeline::ParamType::real) opt->type_name("FLOAT");
     if (row.type == pipeline::ParamType::choice) opt->type_name("NAME");
-    // The method's default is the model's own (a bundled name picks its variant).
-    if (row.key != "method") opt->default_str(row.get(params));
+    if (!row.model_default) opt->default_str(row.get(params));
   }
 }
 

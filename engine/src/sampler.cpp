@@ -186,10 +186,12 @@ class BatchRun {
         // the logs, max-shifted. Rows that did not take this path keep their bits.
         const float top = *std::max_element(row, row + k_);
         if (!(top > 0.0f)) continue;  // not a distribution: the finiteness check reports it
-        double total = 0.0;
-        for (std::size_t c = 0; c < k_; ++c) total += std::exp((std::log(row[c] / top)) * inv);
-        for (std::size_t c = 0; c < k_; ++c)
-          row[c] = static_cast<float>(std::exp(std::log(row[c] / top) * inv) / total);
+        double total = 0.0;  // >= 1: the top letter contributes exp(0)
+        for (std::size_t c = 0; c < k_; ++c) {
+          row[c] = static_cast<float>(std::exp(std::log(row[c] / top) * inv));
+          total += row[c];
+        }
+        for (std::size_t c = 0; c < k_; ++c) row[c] = static_cast<float>(row[c] / total);
       }
     }
     if (!all_finite(xhat_)) throw NonFiniteError(NonFiniteError::Stage::prediction, step, first_);

@@ -4,7 +4,6 @@
 #include <SQLiteCpp/Transaction.h>
 
 #include <algorithm>
-#include <cstdio>
 #include <filesystem>
 
 #include "gsflow/storage/run_store.hpp"
@@ -65,19 +64,9 @@ void attach_source(SQLite::Database& db, const std::string& file) {
     } catch (const SQLite::Exception&) {
     }
   }
-  std::string uri = "file:";
-  for (const char c : std::filesystem::absolute(file).string()) {
-    if (c == '?' || c == '#' || c == '%') {
-      char hex[4];
-      std::snprintf(hex, sizeof hex, "%%%02X", static_cast<unsigned char>(c));
-      uri += hex;
-    } else {
-      uri += c;
-    }
-  }
   try {
     SQLite::Statement attach(db, "ATTACH DATABASE ? AS src");
-    attach.bind(1, uri + "?immutable=1");
+    attach.bind(1, immutable_uri(file));
     attach.exec();
   } catch (const SQLite::Exception& e) {
     throw StorageError(file + ": cannot read it to merge: " + e.what());
@@ -117,10 +106,11 @@ MergeReport RunStore::merge_from(const std::string& other) {
             SQLite::Statement q(db, "SELECT status, completed FROM runs WHERE id = ?");
             q.bind(1, present);
             q.executeStep();
-            const std::string status = q.getColumn(0).getString();
+            const RunStatus status =
+                kRunStatusNames.parse<StorageError>(q.getColumn(0).getString(), "runs.status");
             const auto completed = static_cast<std::size_t>(q.getColumn(1).getInt64());
             const RunStatus want = still_running ? RunStatus::interrupted : r.status;
-            if (status == "completed" || (completed >= r.completed && status == status_name(want))) {
+            if (status == RunStatus::completed || (completed >= r.completed && status == want)) {
               ++report.skipped;
               continue;
             }

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <random>
@@ -207,6 +208,20 @@ std::string default_database_path() {
   return (base / "gsflow" / "runs.sqlite").string();
 }
 
+std::string immutable_uri(const std::string& file) {
+  std::string uri = "file:";
+  for (const char c : fs::absolute(file).string()) {
+    if (c == '?' || c == '#' || c == '%') {  // URI syntax: percent-encode
+      char hex[4];
+      std::snprintf(hex, sizeof hex, "%%%02X", static_cast<unsigned char>(c));
+      uri += hex;
+    } else {
+      uri += c;
+    }
+  }
+  return uri + "?immutable=1";
+}
+
 void check_run_name(const std::string& name) {
   if (name.empty()) return;
   const auto bad = [&name](const std::string& why) {
@@ -259,7 +274,7 @@ RunStore::RunStore(const std::string& file, const StoreOptions& options) {
                                 e.getErrorCode() == SQLITE_CANTOPEN)))
       throw StorageError(file + ": cannot open: " + e.what());
     try {
-      impl_ = std::make_unique<Impl>("file:" + file + "?immutable=1",
+      impl_ = std::make_unique<Impl>(immutable_uri(file),
                                      SQLite::OPEN_READONLY | SQLite::OPEN_URI,
                                      options.busy_timeout_ms);
       impl_->file = file;

@@ -46,6 +46,10 @@ struct RunStore::Impl {
   }
 };
 
+// The SQLite URI that opens `file` read-only as it is on disk (immutable: no -shm file needed, so
+// a store in a folder this user cannot write can be read).
+std::string immutable_uri(const std::string& file);
+
 // A name not yet used by a run: `base`, else base-2, base-3, ...
 std::string unique_run_name(SQLite::Database& db, const std::string& base);
 // Inserts the run row `r` (its id, tags and model ignored; created_at "" = now) and returns

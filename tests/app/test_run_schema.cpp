@@ -79,7 +79,9 @@ TEST(RunSchema, CliAndJsonTakeExactlyTheSchemasRange) {
     for (const double v : outside(row)) {
       EXPECT_FALSE(json_accepts(row, text(row, v))) << text(row, v);
       RunParams p;
-      if (row.cli) EXPECT_FALSE(cli_accepts(row.flag(), text(row, v), p)) << text(row, v);
+      if (row.cli) {
+        EXPECT_FALSE(cli_accepts(row.flag(), text(row, v), p)) << text(row, v);
+      }
     }
     ++checked;
   }

@@ -2,6 +2,7 @@
 #include "gsflow/pipeline/generate.hpp"
 
 #include <chrono>
+#include <cstdio>
 #include <stdexcept>
 #include <string>
 
@@ -81,16 +82,20 @@ std::vector<std::shared_ptr<const guidance::Objective>> guidance_objectives(cons
 
 namespace {
 // What to change when the numbers broke down, from where they did.
+std::string number(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", v);
+  return buf;
+}
+
 std::string non_finite_cause(const engine::NonFiniteError& e, const GenerateRequest& request) {
   const auto& s = request.sampler;
   const auto& g = request.guidance;
-  std::string gamma = std::to_string(g.gamma);
-  gamma.erase(gamma.find_last_not_of('0') + 1);
-  if (gamma.back() == '.') gamma.pop_back();
+  const std::string gamma = number(g.gamma);
   switch (e.stage()) {
     case engine::NonFiniteError::Stage::prediction:
       if (s.temperature != 1.0)
-        return "the temperature " + std::to_string(s.temperature) + " is too extreme";
+        return "the temperature " + number(s.temperature) + " is too extreme";
       return "the model's network gives NaN (is the checkpoint damaged?)";
     case engine::NonFiniteError::Stage::guidance:
       return "gamma " + gamma + " is too strong for these objectives (lower --gamma)";

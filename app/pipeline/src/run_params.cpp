@@ -7,9 +7,6 @@
 
 #include <charconv>
 #include <cmath>
-#include <cstdint>
-#include <limits>
-#include <set>
 #include <stdexcept>
 #include <utility>
 
@@ -118,9 +115,7 @@ RunParams parse_run_params(std::string_view text) {
   RunParams p;
   for (const auto& [key, value] : j.items()) {
     if (key == "guide") continue;
-    const RunParam* row = nullptr;
-    for (const auto& r : run_schema())
-      if (r.key == key) row = &r;
+    const RunParam* row = find_run_param(key);
     if (row == nullptr) bad(key, "unknown field");
     row->set(p, field_text(*row, value), "run parameters: " + key);
   }

@@ -30,8 +30,7 @@ RunParam integer(std::string key, double min, double max, std::string help, Ref 
   RunParam row{.key = std::move(key), .type = ParamType::integer, .min = min, .max = max,
                .help = std::move(help)};
   row.get = [ref](const RunParams& p) { return std::to_string(ref(const_cast<RunParams&>(p))); };
-  row.set = [ref, min, max, row_copy = row](RunParams& p, std::string_view text,
-                                            const std::string& field) {
+  row.set = [ref, row_copy = row](RunParams& p, std::string_view text, const std::string& field) {
     using T = std::remove_reference_t<decltype(ref(p))>;
     T value{};
     const auto r = std::from_chars(text.data(), text.data() + text.size(), value);
@@ -40,7 +39,7 @@ RunParam integer(std::string key, double min, double max, std::string help, Ref 
       bad(field, std::is_unsigned_v<T> && !text.empty() && text[0] == '-'
                      ? "must not be negative"
                      : "'" + std::string(text) + "' is not a whole number");
-    if (!(static_cast<double>(value) >= min && static_cast<double>(value) <= max))
+    if (!in_range(row_copy, static_cast<double>(value)))
       bad(field, std::string(text) + " is not possible (" + row_copy.range() + ")");
     ref(p) = value;
   };
@@ -97,6 +96,11 @@ RunParam guided(RunParam row) {
   return row;
 }
 
+RunParam model_default(RunParam row) {
+  row.model_default = true;
+  return row;
+}
+
 RunParam no_cli(RunParam row) {
   row.cli = false;
   return row;
@@ -128,10 +132,10 @@ std::vector<RunParam> make_schema() {
               [](RunParams& p) -> auto& { return p.threads; }),
       no_cli(flag("consistent", "Reference kernels were forced (bit-reproducible on any CPU)",
                   [](RunParams& p) -> auto& { return p.consistent; })),
-      choice("method", kMethodNames,
+      model_default(choice("method", kMethodNames,
              "gsfm, gssm or linear (default: the model's; picks NAME-gssm / NAME-linear for a "
              "bundled name)",
-             [](RunParams& p) -> auto& { return p.sampler.method; }),
+             [](RunParams& p) -> auto& { return p.sampler.method; })),
       choice("integrator", kIntegratorNames,
              "GSFM integrator: exponential (exact, stays on the simplex) or euler",
              [](RunParams& p) -> auto& { return p.sampler.integrator; }),
@@ -183,12 +187,6 @@ std::string RunParam::flag() const {
 }
 
 std::string RunParam::range() const {
-  if (type == ParamType::choice) {
-    std::string s;
-    for (std::size_t i = 0; i < choices.size(); ++i)
-      s += (i == 0 ? "" : i + 1 == choices.size() ? " or " : ", ") + choices[i];
-    return s;
-  }
   if (type != ParamType::integer && type != ParamType::real) return "";
   const auto num = [this](double v) {
     return type == ParamType::integer ? std::to_string(static_cast<long long>(v)) : real_text(v);
@@ -203,9 +201,14 @@ const std::vector<RunParam>& run_schema() {
   return schema;
 }
 
-const RunParam& run_param(std::string_view key) {
+const RunParam* find_run_param(std::string_view key) {
   for (const auto& row : run_schema())
-    if (row.key == key) return row;
+    if (row.key == key) return &row;
+  return nullptr;
+}
+
+const RunParam& run_param(std::string_view key) {
+  if (const RunParam* row = find_run_param(key)) return *row;
   throw std::out_of_range("run schema: no parameter '" + std::string(key) + "'");
 }
 

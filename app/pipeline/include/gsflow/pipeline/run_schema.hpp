@@ -35,6 +35,7 @@ struct RunParam {
   std::string help{};                  // one line for --help and tooltips
   bool guided = false;  // part of guidance: written to JSON only for guided runs
   bool cli = true;      // a `gsflow generate` option of its own (shard is given as --shard I/N)
+  bool model_default = false;  // the default is the model's own (method): none to show or store
   // The field's value as text ("100", "0.16", "true", "gsfm"); doubles round-trip exactly.
   std::function<std::string(const RunParams&)> get{};
   // Parses `text` into the field; throws std::invalid_argument "FIELD: ..." naming `field` when
@@ -42,14 +43,16 @@ struct RunParam {
   std::function<void(RunParams&, std::string_view text, const std::string& field)> set{};
 
   std::string flag() const;   // "--frames-every"
-  std::string range() const;  // "1..1000000", "0 or more", "gsfm, gssm or linear"
+  std::string range() const;  // of a number: "1..1000000", "0 or more", "positive, at most 5"
 };
 
 // Every run parameter except the guidance terms (a list of objective=weight, read and written by
 // run_params.cpp and the CLI's --guide), in a fixed order.
 const std::vector<RunParam>& run_schema();
 
-// The row with this JSON key; throws std::out_of_range for an unknown key.
+// The row with this JSON key: nullptr (find_run_param) or std::out_of_range (run_param) when
+// there is none.
+const RunParam* find_run_param(std::string_view key);
 const RunParam& run_param(std::string_view key);
 
 // Checks what single fields cannot: relations between parameters (shard < shards).
