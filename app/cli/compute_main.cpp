@@ -11,6 +11,7 @@
 #include "data_commands.hpp"
 #include "gsflow/pipeline/signals.hpp"
 #include "model_commands.hpp"
+#include "score_command.hpp"
 #include "store_commands.hpp"
 
 int main(int argc, char** argv) {
@@ -32,6 +33,7 @@ int main(int argc, char** argv) {
   gsflow::app::add_train_classifier_command(*app);
   gsflow::app::add_generate_command(*app);
   gsflow::app::add_eval_command(*app);
+  gsflow::app::add_score_command(*app);
   gsflow::app::add_train_judge_command(*app);
   gsflow::app::add_eval_guidance_command(*app);
   gsflow::app::add_rerun_command(*app);

@@ -9,6 +9,8 @@
 #include <set>
 
 #include "gsflow/engine/fasta.hpp"
+#include "gsflow/pipeline/design.hpp"
+#include "gsflow/pipeline/run_params.hpp"
 #include "output_file.hpp"
 #include "gsflow/storage/run_export.hpp"
 #include "run_records.hpp"
@@ -57,13 +59,18 @@ void run_export(const ExportCli& cli) {
   const int steps = params.is_object() && params.value("steps", nlohmann::json()).is_number_integer()
                         ? params["steps"].get<int>()
                         : 0;
+  std::string made_with;  // the run's design, when its record reads
+  try {
+    made_with = pipeline::design_summary(pipeline::parse_run_params(run.params_json).design);
+  } catch (const std::invalid_argument&) {
+  }
 
   if (!cli.fasta.empty()) {
     OutputFile file(cli.fasta);
     auto& out = file.stream();
     engine::FastaWriter writer(out, {cli.width});
     for (const auto& s : sequences)
-      writer.write(storage::fasta_header(run.name, run.model.name, run.method, run.seed, steps, s), s.text);
+      writer.write(storage::fasta_header(run.name, run.model.name, run.method, run.seed, steps, s, made_with), s.text);
     file.commit();
   }
   if (!cli.csv.empty()) {

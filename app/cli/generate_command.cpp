@@ -6,6 +6,9 @@
 #include <iostream>
 
 #include "generation_run.hpp"
+#include "gsflow/engine/errors.hpp"
+#include "gsflow/engine/fasta.hpp"
+#include "gsflow/pipeline/run_schema.hpp"
 #include "global_options.hpp"
 #include "gsflow/storage/run_store.hpp"
 #include "interrupt.hpp"
@@ -21,10 +24,11 @@ struct GenerateCli {
   bool method_given = false;
   std::string shard;
   std::vector<std::string> guides;
+  std::string template_fasta, start_fasta;
   std::string db, name, notes, out;
   std::vector<std::string> tags;
   std::size_t width = 60;
-  bool no_store = false, json = false, quiet = false;
+  bool no_store = false, json = false, quiet = false, start_time_given = false;
 };
 
 nlohmann::json summary(const RunOutcome& o, const std::string& db, const std::string& out) {
@@ -45,8 +49,34 @@ nlohmann::json summary(const RunOutcome& o, const std::string& db, const std::st
           {"out", out}};
 }
 
+// The records of a FASTA file the design reads (templates, start sequences); the sequences are
+// stored in the run, so a rerun does not need the file. Throws engine::InputError naming the
+// file and line.
+std::vector<engine::FastaRecord> design_records(const std::string& path, const std::string& flag) {
+  auto records = engine::read_fasta(path);
+  if (records.empty()) throw engine::InputError(path, 0, flag + ": no FASTA records");
+  return records;
+}
+
 void run_generate(GenerateCli cli) {
   RunOptions options;
+  if (!cli.template_fasta.empty()) {
+    if (!cli.params.design.templates.empty())
+      throw std::invalid_argument("--template-fasta: give templates either inline (--template) or "
+                                  "in a file, not both");
+    for (const auto& r : design_records(cli.template_fasta, "--template-fasta"))
+      pipeline::run_param("template").set(cli.params, r.sequence,
+                                           "--template-fasta " + cli.template_fasta + ":" +
+                                               std::to_string(r.line));
+  }
+  if (!cli.start_fasta.empty())
+    for (const auto& r : design_records(cli.start_fasta, "--start")) {
+      pipeline::run_param("start").set(cli.params, r.sequence,
+                                        "--start " + cli.start_fasta + ":" + std::to_string(r.line));
+      cli.params.design.start_ids.push_back(r.id);
+    }
+  if (cli.start_fasta.empty() && cli.start_time_given)
+    throw std::invalid_argument("--start-time: needs a start sequence (--start FILE.fasta)");
   options.params = cli.params;
   options.method_given = cli.method_given;
   for (const auto& g : cli.guides)
@@ -84,6 +114,12 @@ void add_generate_command(CLI::App& app) {
   auto* cmd = app.add_subcommand(
       "generate", "Generate sequences with a model; store the run and write FASTA");
   add_run_options(*cmd, cli->params);
+  cmd->add_option("--template-fasta", cli->template_fasta,
+                  "Templates from a FASTA file (one record for all sequences, or several: "
+                  "sequence i uses record i mod count)");
+  cmd->add_option("--start", cli->start_fasta,
+                  "Start from the sequences of this FASTA file (sequence i from record i mod "
+                  "count): see --start-time and --max-edits");
   cmd->add_option("--out", cli->out,
                   "FASTA file to write (default: stdout, unless --json)");
   cmd->add_option("--width", cli->width, "FASTA line width (0 = one line)")->capture_default_str();
@@ -115,6 +151,7 @@ void add_generate_command(CLI::App& app) {
   cmd->add_flag("--quiet", cli->quiet, "No progress on stderr");
   cmd->callback([cli, cmd] {
     cli->method_given = cmd->count("--method") > 0;
+    cli->start_time_given = cmd->count("--start-time") > 0;
     run_generate(*cli);
   });
 }

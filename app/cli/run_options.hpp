@@ -4,6 +4,8 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <string>
+#include <vector>
 
 #include "gsflow/pipeline/run_params.hpp"
 
@@ -13,5 +15,9 @@ namespace gsflow::app {
 // impossible one throws std::invalid_argument naming the flag, out of CLI::App::parse). `params`
 // must outlive the parse.
 void add_run_options(CLI::App& cmd, pipeline::RunParams& params);
+// The same for the rows with these JSON keys only, in this order (e.g. the constraint options
+// `gsflow score` shares with generate). Throws std::out_of_range for a key with no row.
+void add_run_options(CLI::App& cmd, pipeline::RunParams& params,
+                     const std::vector<std::string>& keys);
 
 }  // namespace gsflow::app

@@ -110,9 +110,11 @@ void run_show(const std::string& db, const std::string& key, bool as_json) {
   out += fmt::format("  version    gsflow {}\n", r.version);
   out += fmt::format("  tags       {}\n", r.tags.empty() ? "-" : join_tags(r.tags));
   if (!r.notes.empty()) out += fmt::format("  notes      {}\n", r.notes);
+  std::size_t width = 0;  // names aligned, never run into the figures
+  for (const auto& [k, v] : summary.items()) width = std::max(width, k.size());
   for (const auto& [k, v] : summary.items())
-    out += fmt::format("  score {:<5}mean {:.4f}  min {:.4f}  median {:.4f}  max {:.4f}\n", k,
-                       v["mean"].get<double>(), v["min"].get<double>(),
+    out += fmt::format("  score {:<{}}  mean {:.4g}  min {:.4g}  median {:.4g}  max {:.4g}\n", k,
+                       width, v["mean"].get<double>(), v["min"].get<double>(),
                        v["median"].get<double>(), v["max"].get<double>());
   out += "  parameters " + (params.is_discarded() ? r.params_json : params.dump()) + "\n";
   std::cout << out;

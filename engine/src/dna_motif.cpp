@@ -62,4 +62,15 @@ bool DnaMotif::starts_between(std::span<const std::uint8_t> s, long first, long 
   return false;
 }
 
+DnaMotif DnaMotif::reverse_complement() const {
+  static constexpr char kCodes[] = "?ACMGRSVTWYHKDBN";  // IUPAC letter of each mask 0..15
+  std::string text;
+  for (auto it = masks_.rbegin(); it != masks_.rend(); ++it) {
+    const unsigned m = *it;  // A=1 C=2 G=4 T=8 -> T=8 G=4 C=2 A=1: the bits reversed
+    const unsigned c = ((m & 1u) << 3) | ((m & 2u) << 1) | ((m & 4u) >> 1) | ((m & 8u) >> 3);
+    text.push_back(kCodes[c]);
+  }
+  return DnaMotif(text);
+}
+
 }  // namespace gsflow::engine

@@ -56,7 +56,13 @@ NonFiniteError::NonFiniteError(Stage stage, int step, std::size_t first_sequence
 namespace {
 
 // Noise streams: (purpose << 32) | step, so no two uses of randomness share uniforms.
-enum Purpose : std::uint64_t { kStart = 1, kReinject = 2, kLangevin = 3, kDirichlet = 4 };
+enum Purpose : std::uint64_t {
+  kStart = 1,
+  kReinject = 2,
+  kLangevin = 3,
+  kDirichlet = 4,
+  kFixed = 5,  // the noisy samples of fixed letters, per step
+};
 std::uint64_t stream_of(Purpose purpose, int step) {
   return (static_cast<std::uint64_t>(purpose) << 32) | static_cast<std::uint32_t>(step);
 }
@@ -78,6 +84,13 @@ void check_options(const SampleRequest& request, const SamplerOptions& options) 
   if (options.frames_every < 0) fail("frames_every must be >= 0");
   if ((request.first_sequence + request.sequences) * request.length >= (std::uint64_t{1} << 32))
     fail("sequences * length must stay below 2^32 (noise row index)");
+  if (const Conditioning* c = request.conditioning) {
+    if (!(c->start_time >= 0.0 && c->start_time < 1.0)) fail("start_time must be in [0, 1)");
+    if (!c->allowed.empty() &&
+        (c->allowed.size() != request.k ||
+         std::none_of(c->allowed.begin(), c->allowed.end(), [](std::uint8_t a) { return a; })))
+      fail("allowed letters: K flags with at least one letter allowed");
+  }
 }
 
 // One batch of sequences moving from t = 0 to t = 1.
@@ -89,6 +102,7 @@ class BatchRun {
         path_(path),
         opt_(options),
         kernels_(kernels),
+        cond_(request.conditioning),
         l_(request.length),
         k_(request.k) {}
 
@@ -102,12 +116,16 @@ class BatchRun {
     x_.assign(rows_ * k_, 0.0f);
     xhat_.assign(rows_ * k_, 0.0f);
     if (opt_.method == Method::gssm) q_.assign(rows_ * k_, 0.0f);
-    start();
-    emit_frame(hooks, 0, 0.0, false);
+    gather_conditioning();
+    const double begin = cond_ && !start_rows_.empty() ? cond_->start_time : 0.0;
+    start(begin);
+    hold_fixed(begin, 0);
+    emit_frame(hooks, 0, begin, false);
     const int steps = opt_.steps;
     for (int s = 0; s < steps; ++s) {
       if (hooks.cancel && hooks.cancel->load(std::memory_order_relaxed)) return false;
-      const double t0 = static_cast<double>(s) / steps, t1 = static_cast<double>(s + 1) / steps;
+      const double t0 = begin + (1.0 - begin) * s / steps;
+      const double t1 = s + 1 == steps ? 1.0 : begin + (1.0 - begin) * (s + 1) / steps;
       switch (opt_.method) {
         case Method::gsfm:
           gsfm_step(s, t0, t1);
@@ -120,6 +138,7 @@ class BatchRun {
           break;
       }
       if (opt_.reinject > 0.0 && opt_.method != Method::linear) reinject(s);
+      hold_fixed(t1, s + 1);
       if (!all_finite(x_)) throw NonFiniteError(NonFiniteError::Stage::state, s, first_);
       ++done_steps;
       if (hooks.progress) hooks.progress(done_steps, total_steps);
@@ -130,11 +149,20 @@ class BatchRun {
     return true;
   }
 
+  // The most probable allowed letter of each row; a fixed position's own letter.
   void decode(std::vector<std::uint16_t>& letters) const {
     const std::vector<float>& src = opt_.decode == Decode::x ? x_ : xhat_;
+    const bool masked = cond_ && !cond_->allowed.empty();
     for (std::size_t r = 0; r < rows_; ++r) {
+      if (!fixed_rows_.empty() && fixed_rows_[r] >= 0) {
+        letters.push_back(static_cast<std::uint16_t>(fixed_rows_[r]));
+        continue;
+      }
       const float* row = src.data() + r * k_;
-      letters.push_back(static_cast<std::uint16_t>(std::max_element(row, row + k_) - row));
+      std::size_t best = k_;
+      for (std::size_t c = 0; c < k_; ++c)
+        if ((!masked || cond_->allowed[c]) && (best == k_ || row[c] > row[best])) best = c;
+      letters.push_back(static_cast<std::uint16_t>(best));
     }
   }
   const std::vector<float>& state() const { return x_; }
@@ -148,9 +176,11 @@ class BatchRun {
                          static_cast<std::uint32_t>(first_row() + r), c);
   }
 
-  void start() {
+  // The start state at time `begin`: noise at t = 0, or the path's sample of the start letters.
+  void start(double begin) {
     if (opt_.method == Method::linear) {
-      // Dirichlet(1, ..., 1): normalised standard exponentials.
+      // Dirichlet(1, ..., 1): normalised standard exponentials; with a start sequence, the
+      // Linear FM interpolant begin e + (1 - begin) Dirichlet.
       for (std::size_t r = 0; r < rows_; ++r) {
         float* row = x_.data() + r * k_;
         double sum = 0.0;
@@ -158,15 +188,123 @@ class BatchRun {
           row[c] = -std::log(uniform(kDirichlet, 0, r, c));
           sum += row[c];
         }
-        for (std::size_t c = 0; c < k_; ++c) row[c] = static_cast<float>(row[c] / sum);
+        const bool from_start = !start_rows_.empty() && start_rows_[r] >= 0;
+        const double keep = from_start ? 1.0 - begin : 1.0;
+        for (std::size_t c = 0; c < k_; ++c) row[c] = static_cast<float>(keep * row[c] / sum);
+        if (from_start) row[start_rows_[r]] += static_cast<float>(begin);
       }
       return;
     }
-    // The interpolant at t = 0 without its data term: softmax(S(0) g).
-    zeros_.assign(rows_ * k_, 0.0f);
-    kernels_.scaled_gumbel_softmax(crows_of(zeros_), rows_of(x_), 0.0f,
-                                   static_cast<float>(opt_.start_scale * path_.noise_scale(0.0)),
-                                   {opt_.seed, stream_of(kStart, 0), first_row()});
+    // The interpolant at `begin`: softmax(A(begin) e + S(begin) g), without its data term when
+    // sampling from noise (at t = 0 on the consistent path the two agree).
+    one_hot(start_rows_, zeros_);
+    kernels_.scaled_gumbel_softmax(
+        crows_of(zeros_), rows_of(x_), static_cast<float>(path_.signal(begin)),
+        static_cast<float>(opt_.start_scale * path_.noise_scale(begin)),
+        {opt_.seed, stream_of(kStart, 0), first_row()});
+  }
+
+  // Rows of one-hot letters (zero rows where letters[r] < 0 or letters is empty) into `out`.
+  void one_hot(const std::vector<std::int16_t>& letters, std::vector<float>& out) const {
+    out.assign(rows_ * k_, 0.0f);
+    if (letters.empty()) return;
+    for (std::size_t r = 0; r < rows_; ++r)
+      if (letters[r] >= 0) out[r * k_ + static_cast<std::size_t>(letters[r])] = 1.0f;
+  }
+
+  // The batch's fixed and start letters per row (empty vectors when there are none).
+  void gather_conditioning() {
+    fixed_rows_.clear();
+    start_rows_.clear();
+    if (!cond_) return;
+    const auto gather = [this](auto&& letters_of, std::vector<std::int16_t>& rows) {
+      rows.assign(rows_, -1);
+      bool any = false;
+      for (std::size_t i = 0; i < n_; ++i) {
+        const auto letters = letters_of(first_ + i);
+        if (letters.size() > l_)
+          throw std::invalid_argument("conditioning: sequence " + std::to_string(first_ + i) +
+                                      " has " + std::to_string(letters.size()) +
+                                      " letters, more than the length " + std::to_string(l_));
+        for (std::size_t p = 0; p < letters.size(); ++p) {
+          const int v = static_cast<int>(letters[p]);
+          if (v >= static_cast<int>(k_))
+            throw std::invalid_argument("conditioning: letter index " + std::to_string(v) +
+                                        " is not below K = " + std::to_string(k_));
+          rows[i * l_ + p] = static_cast<std::int16_t>(v);
+          any = any || v >= 0;
+        }
+      }
+      if (!any) rows.clear();
+    };
+    if (cond_->fixed) gather(cond_->fixed, fixed_rows_);
+    if (cond_->start) gather(cond_->start, start_rows_);
+  }
+
+  // Puts every fixed position on its letter (FixedHold::clean) or on the path's own noisy sample
+  // of it at time t (FixedHold::path, noise keyed by the step); GSSM's logits follow.
+  void hold_fixed(double t, int step) {
+    if (fixed_rows_.empty()) return;
+    held_.resize(rows_ * k_);
+    if (cond_->hold == FixedHold::clean) {
+      one_hot(fixed_rows_, held_);
+    } else if (opt_.method == Method::linear) {
+      for (std::size_t r = 0; r < rows_; ++r) {
+        if (fixed_rows_[r] < 0) continue;
+        float* row = held_.data() + r * k_;
+        double sum = 0.0;
+        for (std::size_t c = 0; c < k_; ++c) {
+          row[c] = -std::log(uniform(kFixed, step, r, c));
+          sum += row[c];
+        }
+        for (std::size_t c = 0; c < k_; ++c) row[c] = static_cast<float>((1.0 - t) * row[c] / sum);
+        row[fixed_rows_[r]] += static_cast<float>(t);
+      }
+    } else {
+      one_hot(fixed_rows_, fixed_hot_);
+      kernels_.scaled_gumbel_softmax(crows_of(fixed_hot_), rows_of(held_),
+                                     static_cast<float>(path_.signal(t)),
+                                     static_cast<float>(path_.noise_scale(t)),
+                                     {opt_.seed, stream_of(kFixed, step), first_row()});
+    }
+    for (std::size_t r = 0; r < rows_; ++r) {
+      if (fixed_rows_[r] < 0) continue;
+      std::copy_n(held_.data() + r * k_, k_, x_.data() + r * k_);
+      if (opt_.method == Method::gssm && !y_.empty())
+        for (std::size_t c = 0; c < k_; ++c)
+          y_[r * k_ + c] = std::log(std::max(x_[r * k_ + c], 1e-37f));
+    }
+  }
+
+  // The prediction under the conditioning: a fixed position's letter is certain; elsewhere the
+  // letters that may not appear get probability 0 (uniform over the allowed ones if nothing is
+  // left).
+  void condition_prediction() {
+    if (!cond_) return;
+    const bool masked = !cond_->allowed.empty();
+    if (fixed_rows_.empty() && !masked) return;
+    for (std::size_t r = 0; r < rows_; ++r) {
+      float* row = xhat_.data() + r * k_;
+      if (!fixed_rows_.empty() && fixed_rows_[r] >= 0) {
+        std::fill(row, row + k_, 0.0f);
+        row[fixed_rows_[r]] = 1.0f;
+        continue;
+      }
+      if (!masked) continue;
+      double sum = 0.0;
+      for (std::size_t c = 0; c < k_; ++c) {
+        if (!cond_->allowed[c]) row[c] = 0.0f;
+        sum += row[c];
+      }
+      for (std::size_t c = 0; c < k_; ++c)
+        row[c] = sum > 0.0 ? static_cast<float>(row[c] / sum)
+                           : static_cast<float>(cond_->allowed[c]);
+      if (!(sum > 0.0)) {
+        const float n = static_cast<float>(
+            std::count(cond_->allowed.begin(), cond_->allowed.end(), std::uint8_t{1}));
+        for (std::size_t c = 0; c < k_; ++c) row[c] /= n;
+      }
+    }
   }
 
   void predict(int step, double t) {
@@ -195,6 +333,7 @@ class BatchRun {
       }
     }
     if (!all_finite(xhat_)) throw NonFiniteError(NonFiniteError::Stage::prediction, step, first_);
+    condition_prediction();
   }
 
   // Asks the guide for its drift at this step; false when unguided.
@@ -276,6 +415,7 @@ class BatchRun {
     // Checked before score_to_posterior, whose clipping would turn NaN into a uniform posterior.
     if (!all_finite(q_)) throw NonFiniteError(NonFiniteError::Stage::prediction, step, first_);
     score_to_posterior(t0);
+    condition_prediction();
     const float delta = static_cast<float>(path_.step(t0, t1));
     const bool guided = guide(step, t0, t1);
     for (std::size_t i = 0; i < rows_ * k_; ++i) y_[i] += delta * xhat_[i];
@@ -404,10 +544,12 @@ class BatchRun {
   const Path& path_;
   const SamplerOptions& opt_;
   const Kernels& kernels_;
+  const Conditioning* cond_;
   std::size_t l_, k_;
   std::size_t first_ = 0, n_ = 0, rows_ = 0;
   const Guide* guide_ = nullptr;
-  std::vector<float> x_, xhat_, q_, zeros_, logx_, y_, w_, noise_, drift_, pushed_;
+  std::vector<float> x_, xhat_, q_, zeros_, logx_, y_, w_, noise_, drift_, pushed_, held_, fixed_hot_;
+  std::vector<std::int16_t> fixed_rows_, start_rows_;  // per row: letter, or -1 (empty = none)
 };
 
 }  // namespace

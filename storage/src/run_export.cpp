@@ -29,10 +29,11 @@ std::string sequence_id(const std::string& run, const SequenceRecord& s) {
 
 std::string fasta_header(const std::string& run, const std::string& model,
                          const std::string& method, std::uint64_t seed, int steps,
-                         const SequenceRecord& s) {
+                         const SequenceRecord& s, const std::string& made_with) {
   std::string header = sequence_id(run, s) + " model=" + model + " method=" + method +
                        " seed=" + std::to_string(seed) + " steps=" + std::to_string(steps) +
                        " length=" + std::to_string(s.text.size());
+  if (!made_with.empty()) header += " " + made_with;
   for (const auto& [objective, value] : s.scores)
     header += " " + objective + "=" + number("%.4g", value);
   if (s.novelty) header += " novelty=" + number("%.4g", *s.novelty);

@@ -352,7 +352,7 @@ TEST(Generate, BatchesArriveInOrderAndFalseStopsAfterTheBatch) {
   r.sampler.batch = 4;
   std::vector<std::pair<std::size_t, std::size_t>> seen;  // (first, size)
   std::vector<std::vector<std::uint8_t>> delivered;
-  const auto result = generate(m, r, kernels, {}, [&](std::size_t first, auto batch) {
+  const auto result = generate(m, r, kernels, {}, [&](std::size_t first, auto batch, auto) {
     seen.emplace_back(first, batch.size());
     delivered.insert(delivered.end(), batch.begin(), batch.end());
     return true;
@@ -362,7 +362,7 @@ TEST(Generate, BatchesArriveInOrderAndFalseStopsAfterTheBatch) {
   EXPECT_FALSE(result.cancelled);
 
   seen.clear();
-  const auto stopped = generate(m, r, kernels, {}, [&](std::size_t first, auto batch) {
+  const auto stopped = generate(m, r, kernels, {}, [&](std::size_t first, auto batch, auto) {
     seen.emplace_back(first, batch.size());
     return false;  // a graceful stop: this batch is kept, no more are made
   });

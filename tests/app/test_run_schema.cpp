@@ -104,17 +104,20 @@ TEST(RunSchema, ChoicesTakeTheSchemasNamesOnly) {
     EXPECT_FALSE(json_accepts(row, "nonsense"));
     ++checked;
   }
-  EXPECT_EQ(checked, 5);  // method, integrator, decode, gamma_schedule, guide_from
+  EXPECT_EQ(checked, 6);  // method, integrator, decode, gamma_schedule, guide_from, fixed_hold
 }
 
 TEST(RunSchema, EveryFieldRoundTripsThroughJsonAndText) {
   RunParams p;
   for (const auto& row : run_schema()) {
+    // Texts and list items: letters (templates, starts, omitted letters take only those).
     std::string v = row.type == ParamType::choice ? row.choices.back()
                     : row.type == ParamType::flag ? "true"
-                    : row.type == ParamType::text ? "my-model.ckpt"
-                                                  : text(row, std::isinf(row.max) ? 7 : row.max);
+                    : row.type == ParamType::text || row.type == ParamType::list
+                        ? "ACGTN"
+                        : text(row, std::isinf(row.max) ? 7 : row.max);
     row.set(p, v, row.key);
+    if (row.type == ParamType::list) row.set(p, "GGN", row.key);  // lists keep their order
   }
   p.shard = 0;  // shard < shards
   p.guidance.terms = {{"gc", 1.0}};

@@ -114,3 +114,33 @@ TEST(DnaMotif, LettersOutsideDnaNeverMatch) {
 
 }  // namespace
 }  // namespace gsflow::engine
+
+namespace gsflow::engine {
+namespace {
+
+// The other strand: motif.reverse_complement() matches the reverse complement of a sequence
+// exactly where the motif matches the sequence (every start, random sequences, IUPAC motifs).
+TEST(DnaMotif, ReverseComplementMatchesTheOtherStrand) {
+  EXPECT_EQ(DnaMotif("GGTCTC").reverse_complement().text(), "GAGACC");
+  EXPECT_EQ(DnaMotif("CCWGG").reverse_complement().text(), "CCWGG");
+  EXPECT_EQ(DnaMotif("TATAWAWR").reverse_complement().text(), "YWTWTATA");
+  std::uint64_t state = 12345;
+  const auto next = [&state] {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return static_cast<std::uint8_t>(state >> 62);
+  };
+  for (const char* text : {"GAATTC", "GGTCTC", "CCWGG", "GGCCNNNNNGGCC", "RYKMSWBDHVN"}) {
+    const DnaMotif motif(text), rc = motif.reverse_complement();
+    for (int trial = 0; trial < 50; ++trial) {
+      std::vector<std::uint8_t> s(40);
+      for (auto& v : s) v = next();
+      std::vector<std::uint8_t> other(s.rbegin(), s.rend());
+      for (auto& v : other) v = static_cast<std::uint8_t>(3 - v);
+      for (std::size_t start = 0; start + motif.size() <= s.size(); ++start)
+        EXPECT_EQ(motif.at(s, start), rc.at(other, s.size() - start - motif.size())) << text;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace gsflow::engine

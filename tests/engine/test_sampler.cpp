@@ -23,11 +23,17 @@
 #include "gsflow/engine/sampler.hpp"
 #include "gsflow/engine/toy.hpp"
 #include "method_test_util.hpp"
+#include "motif_task.hpp"
 
 namespace gsflow::engine {
 namespace {
 
+using testing::kMotif;
+using testing::kMotifLength;
+using testing::kMotifSize;
+using testing::kMotifStart;
 using testing::make_path;
+using testing::motif_denoiser;
 using testing::names_field;
 
 constexpr std::uint64_t kTaskSeed = 20250317;
@@ -139,40 +145,6 @@ TEST(SamplerToy, LinearFmWithExactDenoiserReachesTheFloorWithEnoughSteps) {
 // at 400 steps); with the evidence for the motif scaled by c (what a denoiser that under-weights
 // joint evidence does) c = 0.8 gives 0.070 and c = 0.5 gives 0.027 (docs/models.md, "The TATA
 // box"). With the exact posterior, motifs are decided at t in [0.1, 0.4].
-
-constexpr std::size_t kMotifLength = 12, kMotifStart = 2;
-constexpr std::uint16_t kMotif[] = {3, 0, 3, 0, 0, 0, 0, 2};  // TATAAAAG
-constexpr std::size_t kMotifSize = std::size(kMotif);
-
-// Exact P(clean letter | x_t) for the motif mixture, with the log-likelihood ratio of the motif
-// scaled by `evidence` (1 = exact). Per position, q = the posterior under a uniform prior, and
-// p(x_t,i | motif letter) / p(x_t,i | uniform letter) = K q(motif letter).
-Denoiser motif_denoiser(const Path& path, double pi, double evidence) {
-  return [&path, pi, evidence](ConstRows x, std::size_t sequences, double t, Rows out) {
-    constexpr std::size_t k = 4, l = kMotifLength;
-    const double a = path.concrete_logit(t), lam = path.concrete_temperature(t);
-    std::vector<double> y(k), flat(k, 0.0), q(l * k);
-    for (std::size_t s = 0; s < sequences; ++s) {
-      for (std::size_t i = 0; i < l; ++i) {
-        const float* xr = x.data + (s * l + i) * x.stride;
-        for (std::size_t c = 0; c < k; ++c) y[c] = std::log(std::max<double>(xr[c], 1e-300));
-        clean_posterior(y.data(), flat.data(), k, a, lam, &q[i * k]);
-      }
-      double log_ratio = 0.0;
-      for (std::size_t j = 0; j < kMotifSize; ++j)
-        log_ratio += std::log(static_cast<double>(k) * q[(kMotifStart + j) * k + kMotif[j]]);
-      const double w = 1.0 / (1.0 + std::exp(-(std::log(pi / (1.0 - pi)) + evidence * log_ratio)));
-      for (std::size_t i = 0; i < l; ++i) {
-        const bool in = i >= kMotifStart && i < kMotifStart + kMotifSize;
-        for (std::size_t c = 0; c < k; ++c) {
-          const double motif = in && c == kMotif[i - kMotifStart] ? 1.0 : 0.0;
-          out.data[(s * l + i) * out.stride + c] =
-              static_cast<float>(in ? w * motif + (1.0 - w) * q[i * k + c] : q[i * k + c]);
-        }
-      }
-    }
-  };
-}
 
 struct MotifSample {
   double motif_fraction;

@@ -121,7 +121,7 @@ TEST(Stgflow, StepScoresAreRecordedPerBatchAndRise) {
   std::size_t batches = 0;
   generate(
       model, r, kernels(), {},
-      [&](std::size_t, std::span<const std::vector<std::uint8_t>>) {
+      [&](std::size_t, std::span<const std::vector<std::uint8_t>>, auto) {
         ++batches;
         return true;
       },

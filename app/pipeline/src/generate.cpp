@@ -1,12 +1,16 @@
 // The headless generation pipeline (see generate.hpp).
 #include "gsflow/pipeline/generate.hpp"
 
+#include <algorithm>
 #include <chrono>
+#include <functional>
+#include <memory>
 #include <cstdio>
 #include <stdexcept>
 #include <string>
 
 #include "gsflow/engine/philox.hpp"
+#include "gsflow/guidance/constraint_guide.hpp"
 
 namespace gsflow::pipeline {
 
@@ -31,6 +35,23 @@ std::vector<std::size_t> sequence_lengths(const models::Model& model,
                                           const GenerateRequest& request) {
   const auto& spec = model.spec();
   const bool any_length = spec.variable_length();
+  if (request.design.active() && design_length(request.design, request.first) != 0) {
+    std::vector<std::size_t> lengths(request.n);
+    for (std::size_t i = 0; i < request.n; ++i) {
+      const std::size_t len = design_length(request.design, request.first + i);
+      if (request.length != 0 && len != request.length)
+        throw std::invalid_argument("length: " + std::to_string(request.length) +
+                                    " disagrees with the template or start sequence (" +
+                                    std::to_string(len) + " letters)");
+      if (any_length ? len > spec.length : len != spec.length)
+        throw std::invalid_argument(
+            std::string(request.design.templates.empty() ? "--start" : "--template") + ": " +
+            std::to_string(len) + " letters is not possible for this model (" +
+            (any_length ? "at most " : "exactly ") + std::to_string(spec.length) + ")");
+      lengths[i] = len;
+    }
+    return lengths;
+  }
   if (request.length != 0) {
     if (any_length ? request.length > spec.length : request.length != spec.length)
       throw std::invalid_argument(
@@ -118,7 +139,14 @@ GenerateResult generate(const models::Model& model, const GenerateRequest& reque
                                 engine::method_name(spec.method) + ", not " +
                                 engine::method_name(options.method));
   const auto lengths = sequence_lengths(model, request);
-  const bool padded = lengths_drawn(model, request);
+  const bool padded = lengths_drawn(model, request) ||
+                      std::adjacent_find(lengths.begin(), lengths.end(),
+                                         std::not_equal_to<>()) != lengths.end();
+  std::unique_ptr<Design> design;
+  if (request.design.active()) {
+    design = std::make_unique<Design>(request.design, engine::alphabet_by_name(spec.alphabet));
+    design->prepare(request.first, lengths);
+  }
 
   GenerateResult result;
   result.sequences.reserve(request.n);
@@ -142,6 +170,19 @@ GenerateResult generate(const models::Model& model, const GenerateRequest& reque
                        [&lengths, first = request.first](std::size_t i) { return lengths[i - first]; },
                        on_step_score, &result.guidance);
   }
+  if (design) {
+    engine::Guide steer = guidance::make_constraint_guide(
+        design->constraint_set(), request.design.constraint_strength,
+        [&lengths, first = request.first](std::size_t i) { return lengths[i - first]; });
+    if (steer && guide)  // both add to the drift: one after the other
+      guide = [a = std::move(guide), b = std::move(steer)](const engine::GuideStep& s,
+                                                            engine::Rows d) {
+        a(s, d);
+        b(s, d);
+      };
+    else if (steer)
+      guide = std::move(steer);
+  }
   const engine::Denoiser fixed = padded ? engine::Denoiser{} : timed(model.denoiser(kernels, request.threads));
   std::vector<std::uint16_t> batch_lengths;
   for (std::size_t b = 0; b < batches; ++b) {
@@ -157,7 +198,8 @@ GenerateResult generate(const models::Model& model, const GenerateRequest& reque
                            lengths.begin() + static_cast<std::ptrdiff_t>(begin + count));
       network = timed(model.denoiser(kernels, request.threads, batch_lengths));
     }
-    const engine::SampleRequest req{count, len, spec.k, request.first + begin};
+    const engine::SampleRequest req{count, len, spec.k, request.first + begin,
+                                    design ? &design->conditioning() : nullptr};
     engine::SampleResult r;
     try {
       r = engine::sample(network, path, req, options, kernels, batch_hooks);
@@ -174,11 +216,20 @@ GenerateResult generate(const models::Model& model, const GenerateRequest& reque
       std::vector<std::uint8_t> seq(lengths[begin + j]);
       for (std::size_t p = 0; p < seq.size(); ++p)
         seq[p] = static_cast<std::uint8_t>(r.letters[j * len + p]);
+      if (design) {
+        const engine::ConstRows preference{r.final_x.data() + j * len * spec.k, seq.size(), spec.k,
+                                           spec.k};
+        result.notes.push_back(design->finish(request.first + begin + j, seq, preference));
+      }
       result.sequences.push_back(std::move(seq));
     }
+    const std::span<const DesignNote> notes =
+        design ? std::span<const DesignNote>(result.notes).subspan(begin, count)
+               : std::span<const DesignNote>();
     if (on_batch &&
         !on_batch(request.first + begin,
-                  std::span<const std::vector<std::uint8_t>>(result.sequences).subspan(begin, count)) &&
+                  std::span<const std::vector<std::uint8_t>>(result.sequences).subspan(begin, count),
+                  notes) &&
         b + 1 < batches) {
       result.cancelled = true;
       break;

@@ -35,6 +35,8 @@ std::string field_text(const RunParam& row, const json& v) {
     case ParamType::choice:
       if (!v.is_string()) bad(row.key, "expected a string");
       return v.get<std::string>();
+    case ParamType::list:
+      break;  // read item by item (parse_run_params)
   }
   return {};
 }
@@ -48,6 +50,8 @@ json field_json(const RunParam& row, const std::string& text) {
       return std::stod(text);
     case ParamType::flag:
       return text == "true";
+    case ParamType::list:
+      return json::parse(text);
     case ParamType::text:
     case ParamType::choice:
       break;
@@ -88,14 +92,20 @@ GenerateRequest to_request(const RunParams& params) {
   request.sampler = params.sampler;
   request.threads = params.threads;
   request.guidance = params.guidance;
+  request.design = params.design;
   return request;
 }
 
 std::string run_params_json(const RunParams& p) {
   json out = json::object();
   const bool guided = !p.guidance.terms.empty();
-  for (const auto& row : run_schema())
-    if (guided || !row.guided) out[row.key] = field_json(row, row.get(p));
+  static const RunParams defaults;
+  for (const auto& row : run_schema()) {
+    if (row.guided && !guided) continue;
+    const std::string value = row.get(p);
+    if (row.optional && value == row.get(defaults)) continue;  // records without it read the same
+    out[row.key] = field_json(row, value);
+  }
   if (guided) {
     json terms = json::array();
     for (const auto& t : p.guidance.terms) terms.push_back({{"objective", t.objective}, {"weight", t.weight}});
@@ -117,6 +127,14 @@ RunParams parse_run_params(std::string_view text) {
     if (key == "guide") continue;
     const RunParam* row = find_run_param(key);
     if (row == nullptr) bad(key, "unknown field");
+    if (row->type == ParamType::list) {
+      if (!value.is_array()) bad(key, "expected an array of strings");
+      for (const auto& item : value) {
+        if (!item.is_string()) bad(key, "expected an array of strings");
+        row->set(p, item.get<std::string>(), "run parameters: " + key);
+      }
+      continue;
+    }
     row->set(p, field_text(*row, value), "run parameters: " + key);
   }
   auto& g = p.guidance;

@@ -2,11 +2,15 @@
 // of a stored run, the `gsflow generate` options and the studio's form.
 #include "gsflow/pipeline/run_schema.hpp"
 
+#include <cctype>
 #include <charconv>
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <system_error>
 #include <type_traits>
+
+#include <nlohmann/json.hpp>
 
 namespace gsflow::pipeline {
 
@@ -87,6 +91,64 @@ RunParam choice(std::string key, const Names& names, std::string help, Ref ref) 
   };
   row.set = [ref, &names](RunParams& p, std::string_view text, const std::string& field) {
     ref(p) = names.parse(text, field);
+  };
+  return row;
+}
+
+// A list of texts: `ref(params)` names the std::vector<std::string>; `item` checks and
+// normalises one item (may throw naming `field`) before it is appended.
+template <typename Ref, typename Item>
+RunParam list(std::string key, std::string help, Ref ref, Item item) {
+  RunParam row{.key = std::move(key), .type = ParamType::list, .help = std::move(help),
+               .optional = true};
+  row.get = [ref](const RunParams& p) {
+    return nlohmann::json(ref(const_cast<RunParams&>(p))).dump();
+  };
+  row.set = [ref, item](RunParams& p, std::string_view text, const std::string& field) {
+    ref(p).push_back(item(std::string(text), field));
+  };
+  return row;
+}
+
+std::string any_item(std::string text, const std::string&) { return text; }
+
+std::string letters_item(std::string text, const std::string& field) {
+  if (text.empty()) bad(field, "\"\" is not possible (letters)");
+  for (char& c : text) {
+    if (!std::isalpha(static_cast<unsigned char>(c)))
+      bad(field, "'" + text + "' holds a character that is not a letter");
+    c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  }
+  return text;
+}
+
+// Each comma-separated part of a text is one item ("EcoRI,BsaI").
+RunParam split_commas(RunParam row) {
+  row.set = [append = row.set](RunParams& p, std::string_view text, const std::string& field) {
+    std::size_t begin = 0;
+    while (begin <= text.size()) {
+      const std::size_t end = std::min(text.find(',', begin), text.size());
+      const std::string_view part = text.substr(begin, end - begin);
+      if (part.empty()) bad(field, "'" + std::string(text) + "' has an empty item");
+      append(p, part, field);
+      begin = end + 1;
+    }
+  };
+  return row;
+}
+
+RunParam optional(RunParam row) {
+  row.optional = true;
+  return row;
+}
+
+// Free text, upper-cased letters: `ref(params)` names the std::string.
+template <typename Ref>
+RunParam text(std::string key, std::string help, Ref ref) {
+  RunParam row{.key = std::move(key), .type = ParamType::text, .help = std::move(help)};
+  row.get = [ref](const RunParams& p) { return ref(const_cast<RunParams&>(p)); };
+  row.set = [ref](RunParams& p, std::string_view text, const std::string& field) {
+    ref(p) = text.empty() ? std::string() : letters_item(std::string(text), field);
   };
   return row;
 }
@@ -174,6 +236,51 @@ std::vector<RunParam> make_schema() {
       guided(choice("guide_from", kGuideFromNames,
                     "Draw them from the state (state) or the model's prediction (prediction)",
                     [](RunParams& p) -> auto& { return p.guidance.from; })),
+      // Design: fixed letters, hard constraints, start sequences (design.hpp, docs/method.md).
+      list("template",
+           "Template: letters fixed, N (DNA) / X (peptides) designable; give several for one "
+           "per sequence (sequence i uses template i mod count)",
+           [](RunParams& p) -> auto& { return p.design.templates; }, letters_item),
+      list("fix",
+           "POS=LETTERS: a motif kept at a 1-based position (negative: from the 3' end, -1 = "
+           "the last letter), e.g. -30=TATAAAAG",
+           [](RunParams& p) -> auto& { return p.design.fix; }, any_item),
+      optional(choice("fixed_hold", engine::kFixedHoldNames,
+                      "How the network sees fixed letters: clean (the letter itself) or path "
+                      "(the path's noisy sample of it)",
+                      [](RunParams& p) -> auto& { return p.design.fixed_hold; })),
+      split_commas(list("avoid",
+           "DNA sites never made, on both strands: IUPAC motifs or enzyme names (EcoRI, BsaI, "
+           "...), comma-separated or repeated",
+           [](RunParams& p) -> auto& { return p.design.constraints.avoid; }, any_item)),
+      optional(integer("max_run", 0, 1e6,
+                       "Longest run of one letter (homopolymer, residue run); 0 = any",
+                       [](RunParams& p) -> auto& { return p.design.constraints.max_run; })),
+      optional(real("gc_min", 0, 1, "DNA: lowest GC fraction (whole sequence and each window)",
+                    [](RunParams& p) -> auto& { return p.design.constraints.gc_min; })),
+      optional(real("gc_max", 0, 1, "DNA: highest GC fraction (whole sequence and each window)",
+                    [](RunParams& p) -> auto& { return p.design.constraints.gc_max; })),
+      optional(integer("gc_window", 0, 1e6,
+                       "DNA: the GC range also holds in every window of this many letters "
+                       "(0 = whole sequence only)",
+                       [](RunParams& p) -> auto& { return p.design.constraints.gc_window; })),
+      optional(text("omit", "Letters never used, e.g. C (no cysteine)",
+                    [](RunParams& p) -> auto& { return p.design.constraints.omit; })),
+      optional(real("constraint_strength", 0, 1e6,
+                    "Steering away from constraint violations while sampling (0 = only the "
+                    "final repair)",
+                    [](RunParams& p) -> auto& { return p.design.constraint_strength; })),
+      no_cli(list("start", "Start sequences: sequence i starts from start i mod count",
+                  [](RunParams& p) -> auto& { return p.design.starts; }, letters_item)),
+      no_cli(list("start_ids", "Record ids of the start sequences",
+                  [](RunParams& p) -> auto& { return p.design.start_ids; }, any_item)),
+      optional(real("start_time", 0, 0.999,
+                    "Where a start sequence is put on the path: 0 = noise (forgets it), near 1 "
+                    "= kept",
+                    [](RunParams& p) -> auto& { return p.design.start_time; })),
+      optional(integer("max_edits", 0, 1e7,
+                       "At most this many positions differ from the start sequence (exact)",
+                       [](RunParams& p) -> auto& { return p.design.max_edits; })),
   };
 }
 

@@ -154,13 +154,15 @@ StoredRunOutcome run_and_store(StoredRunOptions options, const StoredRunHooks& h
       if (hooks.frame)
         for (std::size_t i = before; i < pending.size(); ++i) hooks.frame(pending[i]);
     };
-  const auto on_batch = [&](std::size_t first, std::span<const std::vector<std::uint8_t>> batch) {
+  const auto on_batch = [&](std::size_t first, std::span<const std::vector<std::uint8_t>> batch,
+                            std::span<const DesignNote> notes) {
     storage::Batch b;
     for (std::size_t j = 0; j < batch.size(); ++j) {
       storage::SequenceRecord s;
       s.index = first + j;
       s.text = alphabet.decode(batch[j]);
       s.scores = guidance::property_scores(spec.alphabet, batch[j]);
+      if (j < notes.size()) add_design_scores(notes[j], s.scores);
       b.sequences.push_back(s);
     }
     const engine::SequenceSet letters(batch.begin(), batch.end());

@@ -27,6 +27,10 @@ class DnaMotif {
   // 1-based from the 5' end when positive and count from the 3' end when negative (-1 = the last
   // letter), both ends included; positions outside `s` match nothing.
   bool starts_between(std::span<const std::uint8_t> s, long first, long last) const;
+  // The letters allowed at motif position i: bit c set = letter c (0..3 = A C G T).
+  std::uint8_t mask(std::size_t i) const { return masks_.at(i); }
+  // The motif read on the other strand (GGTCTC -> GAGACC, CCWGG -> CCWGG), in IUPAC codes.
+  DnaMotif reverse_complement() const;
 
  private:
   std::string text_;

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -126,11 +127,36 @@ struct SampleResult {
   std::vector<float> final_x;  // [completed * L, K] final states
 };
 
+// How the state of a fixed position is held (docs/method.md, "Designing around fixed letters").
+enum class FixedHold {
+  clean,  // the letter itself (one-hot) at every step: the network sees all its evidence at once
+  path,   // the path's own noisy sample of the letter at each step's time (as in training)
+};
+inline constexpr EnumNames<FixedHold, 2> kFixedHoldNames{
+    "fixed_hold", {{{FixedHold::clean, "clean"}, {FixedHold::path, "path"}}}};
+
+// What a design holds the sampler to (docs/method.md, "Designing around fixed letters").
+struct Conditioning {
+  // Global sequence i's fixed letters (at most L entries; -1 = designable, as in
+  // design/fixed_letters.hpp): at every step the state of a fixed position is held (see
+  // FixedHold), its prediction is the letter, and it decodes to the letter. Empty = none.
+  std::function<std::span<const std::int16_t>(std::size_t sequence)> fixed;
+  FixedHold hold = FixedHold::clean;
+  // Global sequence i's start letters (at most L): sampling starts from the path's sample of them
+  // at start_time and integrates from there to t = 1 in `steps` steps. Empty = from noise at t = 0.
+  std::function<std::span<const std::uint8_t>(std::size_t sequence)> start;
+  double start_time = 0.0;  // in [0, 1): 0 forgets the start (the consistent path's A(0) = 0)
+  // K flags, 1 = the letter may appear (empty = all): the prediction of a designable position
+  // gives the others probability 0, and decoding never picks them.
+  std::vector<std::uint8_t> allowed;
+};
+
 struct SampleRequest {
   std::size_t sequences = 0;       // how many to draw
   std::size_t length = 0;          // L
   std::size_t k = 0;               // alphabet size K
   std::size_t first_sequence = 0;  // global index of the first one (for sharding / resuming)
+  const Conditioning* conditioning = nullptr;  // fixed letters, start, allowed letters; or none
 };
 
 // Draws request.sequences sequences in batches of options.batch; sequence i's randomness depends

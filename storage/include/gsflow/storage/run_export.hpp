@@ -11,11 +11,12 @@
 
 namespace gsflow::storage {
 
-// "RUN_sIDX model=.. method=.. seed=.. steps=.. length=.. OBJECTIVE=score ... [novelty=..]"
-// (scores to 4 significant digits, by name).
+// "RUN_sIDX model=.. method=.. seed=.. steps=.. length=.. [MADE_WITH] OBJECTIVE=score ...
+// [novelty=..]" (scores to 4 significant digits, by name). `made_with` is the run's design in
+// key=value words (pipeline::design_summary: "fix=-30:TATAAAAG avoid=EcoRI,BsaI"), or "".
 std::string fasta_header(const std::string& run, const std::string& model,
                          const std::string& method, std::uint64_t seed, int steps,
-                         const SequenceRecord& sequence);
+                         const SequenceRecord& sequence, const std::string& made_with = "");
 
 // The CSV table: header "id,index,sequence,length,SCORE...,novelty" (scores: the union of the
 // records' score names, sorted), one row per record with id RUN_sIDX, values to 6 significant

@@ -12,6 +12,7 @@
 #include "gsflow/engine/sampler.hpp"
 #include "gsflow/guidance/objective.hpp"
 #include "gsflow/guidance/stgflow.hpp"
+#include "gsflow/pipeline/design.hpp"
 #include "gsflow/models/model.hpp"
 
 namespace gsflow::pipeline {
@@ -29,6 +30,8 @@ struct GenerateRequest {
   int threads = 1;  // LibTorch intra-op threads for the network
   // STGFlow guidance; inactive (no terms, or gamma 0) = unguided, bit for bit.
   guidance::GuidanceOptions guidance;
+  // Fixed letters, constraints, start sequences (design.hpp); inactive = free generation.
+  DesignOptions design;
   // The objectives of guidance.terms, in order, when the caller has built them already (to share
   // them between calls); empty = built from the terms' specs for the model's alphabet.
   std::vector<std::shared_ptr<const guidance::Objective>> objectives;
@@ -41,16 +44,19 @@ struct GenerateResult {
   double network_seconds = 0.0;  // time inside the network (denoiser calls)
   double total_seconds = 0.0;    // wall time of the whole call
   guidance::GuidanceStats guidance;        // guidance cost (zero when unguided)
+  std::vector<DesignNote> notes;  // per sequence, request order; empty when no design is active
 };
 
 // Receives each batch of finished sequences as soon as it is done, in request order: `first` is
-// the global index of batch[0]. Lets callers store work before the whole request ends. Returning
+// the global index of batch[0]; `notes` says what the design did to each (empty without one). Lets callers store work before the whole request ends. Returning
 // false stops generation after this batch (result.cancelled is then set): a graceful stop, where
 // hooks.cancel abandons the batch in progress.
 using BatchSink =
-    std::function<bool(std::size_t first, std::span<const std::vector<std::uint8_t>> batch)>;
+    std::function<bool(std::size_t first, std::span<const std::vector<std::uint8_t>> batch,
+                       std::span<const DesignNote> notes)>;
 
-// Lengths of the n sequences of a request (global indices first .. first + n - 1): request.length when given (must not exceed a
+// Lengths of the n sequences of a request (global indices first .. first + n - 1): the design's
+// (template or start sequence) when it gives one, else request.length when given (must not exceed a
 // transformer's maximum or differ from a fixed-length model's length), else the model's length,
 // else draws from the model's training length distribution keyed by (seed, index): the first n
 // lengths do not depend on n. Throws std::invalid_argument naming the field.

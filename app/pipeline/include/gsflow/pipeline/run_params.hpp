@@ -25,6 +25,7 @@ struct RunParams {
   // method, steps, seed, batch, temperature, frames, ... (the sampler's defaults but these)
   engine::SamplerOptions sampler{.batch = 256, .frames_every = 10};
   guidance::GuidanceOptions guidance;  // STGFlow terms, gamma, schedule, samples (empty = none)
+  DesignOptions design;                // fixed letters, constraints, start sequences (design.hpp)
 };
 
 // Sequences [first, first + count) of shard `shard` of `shards` over n sequences: contiguous,

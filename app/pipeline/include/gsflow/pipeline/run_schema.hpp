@@ -22,6 +22,7 @@ enum class ParamType {
   flag,     // true / false
   text,     // free text (a model name or file)
   choice,   // one of `choices`
+  list,     // a list of texts (JSON array of strings; a CLI option given once per item)
 };
 
 // The {} initializers keep -Wmissing-field-initializers quiet for designated initializers that
@@ -36,10 +37,12 @@ struct RunParam {
   bool guided = false;  // part of guidance: written to JSON only for guided runs
   bool cli = true;      // a `gsflow generate` option of its own (shard is given as --shard I/N)
   bool model_default = false;  // the default is the model's own (method): none to show or store
-  // The field's value as text ("100", "0.16", "true", "gsfm"); doubles round-trip exactly.
+  bool optional = false;  // written to the JSON only when not at its default (design options)
+  // The field's value as text ("100", "0.16", "true", "gsfm"; a list: its JSON array);
+  // doubles round-trip exactly.
   std::function<std::string(const RunParams&)> get{};
-  // Parses `text` into the field; throws std::invalid_argument "FIELD: ..." naming `field` when
-  // it is not of the type or outside the range.
+  // Parses `text` into the field (a list: appends one item); throws std::invalid_argument
+  // "FIELD: ..." naming `field` when it is not of the type or outside the range.
   std::function<void(RunParams&, std::string_view text, const std::string& field)> set{};
 
   std::string flag() const;   // "--frames-every"
