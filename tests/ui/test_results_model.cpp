@@ -84,6 +84,7 @@ class TestResultsModel : public QObject {
   void appendWithNewColumns();
   void appendWhileSortedAndFiltered();
   void clearKeepsAlphabet();
+  void designScoresReadWell();
 };
 
 void TestResultsModel::columnsAndHeaders() {
@@ -445,6 +446,47 @@ void TestResultsModel::clearKeepsAlphabet() {
   QCOMPARE(model.rowCount(), 1);
   QCOMPARE(text(model, 0, model.columnOf("composition")),
            QStringLiteral("A 25% C 25% G 25% T 25%"));
+}
+
+// The design's stored scores (pipeline::add_design_scores): constraints_met shows as the column
+// "constraints" with met / unmet (sorting and filtering on 1 / 0, or on the words), and the counts
+// edits, repaired and start as whole numbers, however large.
+void TestResultsModel::designScoresReadWell() {
+  ResultsModel model;
+  ResultsFilterModel proxy;
+  QAbstractItemModelTester tester(&proxy, kReport);
+  proxy.setSourceModel(&model);
+  model.setSequences(
+      {record(0, "ACGT", {{"constraints_met", 1}, {"repaired", 0}, {"edits", 3}, {"start", 1}}),
+       record(1, "AAAA",
+              {{"constraints_met", 0}, {"repaired", 12345}, {"edits", 40}, {"start", 2}}),
+       record(2, "CCGG", {{"gc", 1.0}})},
+      QStringLiteral("dna"));
+  QCOMPARE(model.columnNames(), (QStringList{"#", "sequence", "length", "constraints", "edits",
+                                             "gc", "repaired", "start", "composition"}));
+  QCOMPARE(model.scoreNames().front(), QStringLiteral("constraints_met"));
+  const int met = model.columnOf("constraints"), repaired = model.columnOf("repaired"),
+            edits = model.columnOf("edits"), start = model.columnOf("start");
+  QCOMPARE(text(model, 0, met), QStringLiteral("met"));
+  QCOMPARE(text(model, 1, met), QStringLiteral("unmet"));
+  QCOMPARE(text(model, 2, met), QString());  // no design score for this row
+  QCOMPARE(text(model, 1, repaired), QStringLiteral("12345"));
+  QCOMPARE(text(model, 1, edits), QStringLiteral("40"));
+  QCOMPARE(text(model, 1, start), QStringLiteral("2"));
+  QCOMPARE(model.index(1, met).data(ResultsModel::SortRole).toDouble(), 0.0);
+  QVERIFY(!model.index(0, met).data(Qt::ToolTipRole).toString().isEmpty());
+  QVERIFY(!model.index(0, edits).data(Qt::ToolTipRole).toString().isEmpty());
+
+  proxy.setFilterText(QStringLiteral("constraints = unmet"));
+  QCOMPARE(proxy.filterError(), QString());
+  QCOMPARE(indices(proxy), (QList<int>{1}));
+  proxy.setFilterText(QStringLiteral("constraints = 1; edits < 10"));
+  QCOMPARE(indices(proxy), (QList<int>{0}));
+  proxy.setFilterText(QStringLiteral("constraints = maybe"));
+  QVERIFY(!proxy.filterError().isEmpty());
+  proxy.setFilterText(QString());
+  proxy.sort(met, Qt::AscendingOrder);
+  QCOMPARE(indices(proxy), (QList<int>{1, 0, 2}));  // unmet, met, then none
 }
 
 QTEST_GUILESS_MAIN(TestResultsModel)

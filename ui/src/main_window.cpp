@@ -18,8 +18,11 @@
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QToolBar>
+#include <algorithm>
 #include <filesystem>
 
+#include "gsflow/engine/alphabet.hpp"
+#include "gsflow/engine/design/fixed_letters.hpp"
 #include "gsflow/storage/run_store.hpp"
 #include "gsflow/ui/compare_view.hpp"
 #include "gsflow/ui/design_panel.hpp"
@@ -83,6 +86,7 @@ MainWindow::MainWindow(const QString& database, QWidget* parent)
     current_.method = text(run.method);
     results_->clear(current_.alphabet);
     trajectory_->reset(alphabetLetters(current_.alphabet), static_cast<int>(current_.sequences));
+    trajectory_->setDesign(current_.design, current_.alphabet);
     status_->setText(tr("Running %1 (%2) with kernels %3")
                          .arg(current_.name, text(run.model_file),
                               run.kernels.empty() ? QString() : text(run.kernels.back())));
@@ -117,10 +121,11 @@ MainWindow::MainWindow(const QString& database, QWidget* parent)
     setRunning(false);
     status_->setText(tr("The run failed"));
     refreshHistory();
-    showError(tr("The run failed"), message);
+    showError(tr("The run failed"), DesignPanel::fieldMessage(message));
     emit runEnded(QStringLiteral("failed"));
   });
   connect(trajectory_, &TrajectoryView::framesWanted, this, &MainWindow::loadFrames);
+  connect(trajectory_, &TrajectoryView::lockRequested, this, &MainWindow::lockSelection);
   connect(results_, &ResultsView::noveltyRequested, this, &MainWindow::noveltyDialog);
   // A double-clicked result opens its trajectory.
   connect(results_, &ResultsView::sequenceActivated, this, [this](std::size_t index) {
@@ -241,6 +246,7 @@ bool MainWindow::startRun(const std::string& expectModelHash) {
   current_.sequences = options.params.n;
   current_.seed = options.params.sampler.seed;
   current_.steps = options.params.sampler.steps;
+  current_.design = options.params.design;
   trajectory_->reset(QString(), static_cast<int>(options.params.n));
   results_->clear(QString());
   progress_->setRange(0, 1);
@@ -249,6 +255,32 @@ bool MainWindow::startRun(const std::string& expectModelHash) {
   tabs_->setCurrentWidget(trajectory_);
   saveSettings();
   return controller_->start(options);
+}
+
+bool MainWindow::lockSelection(std::size_t sequence, int first, int last) {
+  const auto& rows = results_->model()->sequences();
+  const auto it = std::find_if(rows.begin(), rows.end(),
+                               [sequence](const auto& r) { return r.index == sequence; });
+  if (it == rows.end() || it->text.empty()) {
+    showError(tr("Cannot lock the selection"),
+              tr("Sequence %1 has no letters yet: lock its positions once its batch is done.")
+                  .arg(sequence));
+    return false;
+  }
+  QChar free = QLatin1Char('N');
+  try {
+    free =
+        QLatin1Char(engine::free_letter(engine::alphabet_by_name(current_.alphabet.toStdString())));
+  } catch (const std::exception&) {  // a generic alphabet: N marks free positions as for DNA
+  }
+  design_->lockPositions(text(it->text), first, last, free);
+  statusBar()->showMessage(tr("Positions %1–%2 of sequence %3 are in the template: the next run "
+                              "keeps them")
+                               .arg(first + 1)
+                               .arg(std::min<int>(last, static_cast<int>(it->text.size()) - 1) + 1)
+                               .arg(sequence),
+                           10000);
+  return true;
 }
 
 void MainWindow::cancelRun() {

@@ -61,10 +61,12 @@ bool MainWindow::reopenRun(std::int64_t id) {
           std::find(bundled.begin(), bundled.end(), run.model.name) != bundled.end() &&
           models::model_hash(models::resolve_model(run.model.name)) == run.model.hash;
       design_->setParams(params, text(isBundled ? run.model.name : run.model.file));
+      current_.design = params.design;
     } catch (const std::exception&) {  // an unreadable record still shows (steps=0 in headers)
     }
     results_->setSequences(store.sequences(id), current_.alphabet);
     trajectory_->reset(alphabetLetters(current_.alphabet), static_cast<int>(run.requested));
+    trajectory_->setDesign(current_.design, current_.alphabet);
     trajectory_->addStepScores(store.step_scores(id));
     trajectory_->setFrames(0, store.frames(id, 0));
     status_->setText(tr("%1: %2, %3 of %4 sequences, %5 frames")

@@ -10,10 +10,13 @@
 #include <QSpinBox>
 #include <QSplitter>
 #include <QTimer>
+#include <QToolButton>
 #include <QVBoxLayout>
 #include <algorithm>
 #include <cmath>
 
+#include "gsflow/engine/alphabet.hpp"
+#include "gsflow/engine/design/fixed_letters.hpp"
 #include "gsflow/ui/plots/heatmap_view.hpp"
 #include "gsflow/ui/plots/line_chart.hpp"
 
@@ -34,6 +37,27 @@ double meanEntropyBits(const std::vector<float>& x, std::size_t length, std::siz
 }
 
 }  // namespace
+
+QVector<bool> fixedPositions(const pipeline::DesignOptions& design, const QString& alphabet,
+                             std::size_t sequence, std::size_t length) {
+  if (!design.has_fixed() || length == 0 || alphabet.isEmpty()) return {};
+  try {
+    const auto& letters = engine::alphabet_by_name(alphabet.toStdString());
+    engine::FixedLetters fixed(length, engine::kFree);
+    if (!design.templates.empty()) {
+      const auto& text = design.templates[sequence % design.templates.size()];
+      if (text.size() == length) fixed = engine::parse_template(text, letters);
+    }
+    for (const auto& motif : design.fix)
+      engine::apply_fixed_motif(fixed, engine::parse_fixed_motif(motif, letters), letters);
+    QVector<bool> out(static_cast<qsizetype>(length));
+    for (std::size_t i = 0; i < length; ++i)
+      out[static_cast<qsizetype>(i)] = fixed[i] != engine::kFree;
+    return out.contains(true) ? out : QVector<bool>();
+  } catch (const std::exception&) {  // the run refused the same design and said why
+    return {};
+  }
+}
 
 TrajectoryView::TrajectoryView(QWidget* parent) : QWidget(parent) {
   heatmap_ = new HeatmapView(this);
@@ -62,6 +86,17 @@ TrajectoryView::TrajectoryView(QWidget* parent) : QWidget(parent) {
   time_->setMinimumWidth(160);
   timer_ = new QTimer(this);
   timer_->setInterval(120);
+  selection_ = new QLabel(this);
+  lock_ = new QAction(tr("Lock selection"), this);
+  lock_->setObjectName(QStringLiteral("lockSelection"));
+  lock_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_L));
+  lock_->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+  lock_->setToolTip(
+      tr("Write this sequence's letters at the selected positions into the design's "
+         "template, so the next run keeps them (Ctrl+L)"));
+  addAction(lock_);
+  auto* lockButton = new QToolButton(this);
+  lockButton->setDefaultAction(lock_);
 
   auto* controls = new QHBoxLayout;
   controls->addWidget(new QLabel(tr("Sequence"), this));
@@ -80,9 +115,21 @@ TrajectoryView::TrajectoryView(QWidget* parent) : QWidget(parent) {
   split->setStretchFactor(0, 3);
   split->setStretchFactor(1, 2);
 
+  auto* selectionRow = new QHBoxLayout;
+  selectionRow->addWidget(selection_, 1);
+  selectionRow->addWidget(lockButton);
+
   auto* layout = new QVBoxLayout(this);
   layout->addLayout(controls);
+  layout->addLayout(selectionRow);
   layout->addWidget(split, 1);
+
+  connect(heatmap_, &HeatmapView::selectionChanged, this, [this] { updateSelection(); });
+  connect(lock_, &QAction::triggered, this, [this] {
+    if (!heatmap_->hasSelection()) return;
+    const auto [first, last] = heatmap_->selection();
+    emit lockRequested(currentSequence(), first, last);
+  });
 
   connect(slider_, &QSlider::valueChanged, this, [this] { showFrame(); });
   connect(slider_, &QSlider::sliderMoved, this, [this] { followLive_ = false; });
@@ -125,7 +172,11 @@ void TrajectoryView::reset(const QString& letters, int sequences) {
     sequence_->setValue(0);
   }
   slider_->setRange(0, 0);
+  design_ = {};
+  alphabet_.clear();
   heatmap_->clear();
+  heatmap_->setFixedPositions({});
+  updateSelection();
   entropy_->setSeries({});
   entropy_->setMarker(std::nullopt);
   updateScores();
@@ -167,6 +218,22 @@ void TrajectoryView::addStepScores(const std::vector<storage::StepScore>& scores
     cell.second += 1;
   }
   updateScores();
+}
+
+void TrajectoryView::setDesign(const pipeline::DesignOptions& design, const QString& alphabet) {
+  design_ = design;
+  alphabet_ = alphabet;
+  showFrame();
+}
+
+void TrajectoryView::updateSelection() {
+  const auto [first, last] = heatmap_->selection();
+  lock_->setEnabled(first >= 0);
+  selection_->setText(
+      first < 0 ? tr("Drag across the heatmap to select positions")
+      : first == last
+          ? tr("Position %1 selected").arg(first + 1)
+          : tr("Positions %1–%2 selected (%3)").arg(first + 1).arg(last + 1).arg(last - first + 1));
 }
 
 std::size_t TrajectoryView::currentSequence() const {
@@ -226,13 +293,19 @@ void TrajectoryView::showFrame() {
   const auto& f = (*frames)[static_cast<std::size_t>(index)];
   const bool prediction = which_->currentIndex() == 1 && !f.xhat.empty();
   const auto& values = prediction ? f.xhat : f.x;
+  const QVector<bool> fixed = fixedPositions(design_, alphabet_, f.sequence, f.length);
+  const auto nFixed = fixed.count(true);
+  heatmap_->setFixedPositions(fixed);
   heatmap_->setFrame(QVector<float>(values.begin(), values.end()), static_cast<int>(f.length),
                      letters_,
                      tr("sequence %1, %2 at step %3 (t = %4)")
-                         .arg(f.sequence)
-                         .arg(prediction ? tr("prediction") : tr("state"))
-                         .arg(f.step)
-                         .arg(f.t, 0, 'f', 3));
+                             .arg(f.sequence)
+                             .arg(prediction ? tr("prediction") : tr("state"))
+                             .arg(f.step)
+                             .arg(f.t, 0, 'f', 3) +
+                         (nFixed == 0   ? QString()
+                          : nFixed == 1 ? tr("; 1 position fixed (orange)")
+                                        : tr("; %1 positions fixed (orange)").arg(nFixed)));
   time_->setText(tr("frame %1 of %2, step %3, t = %4")
                      .arg(index + 1)
                      .arg(frames->size())

@@ -25,6 +25,14 @@ const QString kCompositionColumn = QStringLiteral("composition");
 
 QString formatNumber(double v) { return QString::number(v, 'g', 4); }
 
+// Design scores (pipeline::add_design_scores): 1 / 0 shown as met / unmet, and counts.
+const QString kConstraintsScore = QStringLiteral("constraints_met");
+const QString kConstraintsColumn = QStringLiteral("constraints");
+bool isCountScore(const QString& name) {
+  return name == QLatin1String("edits") || name == QLatin1String("repaired") ||
+         name == QLatin1String("start");
+}
+
 QString percent(std::size_t count, std::size_t total) {
   return QString::number(qRound(100.0 * static_cast<double>(count) / static_cast<double>(total))) +
          QLatin1Char('%');
@@ -176,9 +184,13 @@ const storage::SequenceRecord& ResultsModel::sequenceAt(int row) const {
   return sequences_[static_cast<std::size_t>(row)];
 }
 
+QString ResultsModel::scoreHeader(const QString& name) {
+  return name == kConstraintsScore ? kConstraintsColumn : name;
+}
+
 QStringList ResultsModel::columnNames() const {
   QStringList names{kIndexColumn, kSequenceColumn, kLengthColumn};
-  names << scores_;
+  for (const auto& score : scores_) names << scoreHeader(score);
   if (hasNovelty_) names << kNoveltyColumn;
   if (hasComposition()) names << kCompositionColumn;
   return names;
@@ -209,8 +221,21 @@ QVariant ResultsModel::data(const QModelIndex& index, int role) const {
   const bool isSequence = column == 1;
   const bool isComposition = hasComposition() && column == columnCount() - 1;
 
-  if (role == Qt::ToolTipRole)
-    return isSequence ? QVariant(QString::fromStdString(record.text)) : QVariant();
+  const QString score = column >= firstScore && column < firstScore + scores_.size()
+                            ? scores_[column - firstScore]
+                            : QString();
+  if (role == Qt::ToolTipRole) {
+    if (isSequence) return QString::fromStdString(record.text);
+    if (score == kConstraintsScore)
+      return tr(
+          "met: every constraint (and the edit budget) holds; unmet: the final repair could "
+          "not meet them all");
+    if (score == QLatin1String("edits")) return tr("Positions that differ from the start sequence");
+    if (score == QLatin1String("repaired"))
+      return tr("Positions the final repair changed to meet the constraints");
+    if (score == QLatin1String("start")) return tr("The start sequence's record (1-based)");
+    return {};
+  }
   if (role == Qt::TextAlignmentRole) {
     if (isSequence || isComposition) return {};
     return static_cast<int>(Qt::AlignRight | Qt::AlignVCenter);
@@ -237,8 +262,10 @@ QVariant ResultsModel::data(const QModelIndex& index, int role) const {
   }
   if (!value) return role == Qt::DisplayRole ? QVariant(QString()) : QVariant();
   if (role == SortRole) return *value;
-  // Index and length are counts: show them whole, not as 1.234e+04.
-  if (column == 0 || column == 2) return QString::number(static_cast<qulonglong>(*value));
+  // Index, length and the design's counts are counts: show them whole, not as 1.234e+04.
+  if (column == 0 || column == 2 || isCountScore(score))
+    return QString::number(static_cast<qlonglong>(std::llround(*value)));
+  if (score == kConstraintsScore) return *value != 0.0 ? tr("met") : tr("unmet");
   return formatNumber(*value);
 }
 
@@ -361,7 +388,14 @@ void ResultsFilterModel::parse() {
       break;
     }
     bool ok = false;
-    const double value = QLocale::c().toDouble(number, &ok);
+    double value = QLocale::c().toDouble(number, &ok);
+    // The constraints column shows met / unmet: those words stand for its values 1 / 0.
+    if (!ok && headers[column] == kConstraintsColumn &&
+        (number.compare(QLatin1String("met"), Qt::CaseInsensitive) == 0 ||
+         number.compare(QLatin1String("unmet"), Qt::CaseInsensitive) == 0)) {
+      value = number.compare(QLatin1String("met"), Qt::CaseInsensitive) == 0 ? 1.0 : 0.0;
+      ok = true;
+    }
     if (!ok || number.isEmpty() || !std::isfinite(value)) {
       error_ = number.isEmpty() ? tr("missing number in \"%1\"").arg(part)
                                 : tr("\"%1\" is not a number in \"%2\"").arg(number, part);

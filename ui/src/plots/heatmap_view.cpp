@@ -1,8 +1,10 @@
 // HeatmapView: one trajectory frame as a position x letter grid of probabilities, white to dark
-// blue, with letter labels, a position axis and a 0..1 colour bar.
+// blue, with letter labels, a position axis and a 0..1 colour bar; fixed positions and the
+// user's selection of positions.
 #include "gsflow/ui/plots/heatmap_view.hpp"
 
 #include <QFontMetricsF>
+#include <QMouseEvent>
 #include <QPainter>
 #include <algorithm>
 #include <cmath>
@@ -25,7 +27,72 @@ int positionStep(int length, qreal cellWidth, qreal labelWidth) {
 
 }  // namespace
 
-HeatmapView::HeatmapView(QWidget* parent) : PlotWidget(parent) {}
+HeatmapView::HeatmapView(QWidget* parent) : PlotWidget(parent) {
+  setCursor(Qt::CrossCursor);
+  setToolTip(
+      tr("Drag across positions to select them (Lock selection keeps their letters in the "
+         "next run); an orange bar marks positions the design fixed"));
+}
+
+QColor HeatmapView::fixedColor() { return QColor(230, 85, 13); }
+
+void HeatmapView::setFixedPositions(const QVector<bool>& fixed) {
+  if (fixed == fixed_) return;
+  fixed_ = fixed;
+  update();
+}
+
+void HeatmapView::setSelection(int first, int last) {
+  if (first > last) std::swap(first, last);
+  if (first < 0 || length_ == 0) first = last = -1;
+  last = std::min(last, length_ - 1);
+  if (first == selFirst_ && last == selLast_) return;
+  selFirst_ = first;
+  selLast_ = last;
+  update();
+  emit selectionChanged(selFirst_, selLast_);
+}
+
+int HeatmapView::positionAt(const QPoint& point) const {
+  if (length_ == 0 || screenCells_.isEmpty()) return -1;
+  if (!screenCells_.contains(QPointF(point) + QPointF(0.5, 0.5))) return -1;
+  const int p = int((point.x() + 0.5 - screenCells_.left()) * length_ / screenCells_.width());
+  return std::clamp(p, 0, length_ - 1);
+}
+
+QPoint HeatmapView::columnCenter(int position) const {
+  if (length_ == 0 || screenCells_.isEmpty() || position < 0 || position >= length_) return {};
+  const qreal w = screenCells_.width() / length_;
+  return QPointF(screenCells_.left() + (position + 0.5) * w, screenCells_.center().y()).toPoint();
+}
+
+void HeatmapView::paintEvent(QPaintEvent* event) {
+  onScreen_ = true;
+  PlotWidget::paintEvent(event);
+  onScreen_ = false;
+}
+
+void HeatmapView::mousePressEvent(QMouseEvent* event) {
+  if (event->button() != Qt::LeftButton) return PlotWidget::mousePressEvent(event);
+  const int p = positionAt(event->position().toPoint());
+  dragging_ = p >= 0;
+  anchor_ = p;
+  setSelection(p, p);
+}
+
+void HeatmapView::mouseMoveEvent(QMouseEvent* event) {
+  if (!dragging_) return PlotWidget::mouseMoveEvent(event);
+  // Past either end of the cells the drag goes on to the first or last position.
+  const QPoint at = event->position().toPoint();
+  int p = positionAt(QPoint(at.x(), int(screenCells_.center().y())));
+  if (p < 0) p = at.x() < screenCells_.left() ? 0 : length_ - 1;
+  setSelection(anchor_, p);
+}
+
+void HeatmapView::mouseReleaseEvent(QMouseEvent* event) {
+  if (!dragging_) return PlotWidget::mouseReleaseEvent(event);
+  dragging_ = false;
+}
 
 void HeatmapView::setFrame(const QVector<float>& probabilities, int length, const QString& letters,
                            const QString& title) {
@@ -34,6 +101,7 @@ void HeatmapView::setFrame(const QVector<float>& probabilities, int length, cons
     clear();
     return;
   }
+  if (length != length_) clearSelection();
   probabilities_ = probabilities;
   length_ = length;
   letters_ = letters;
@@ -42,6 +110,7 @@ void HeatmapView::setFrame(const QVector<float>& probabilities, int length, cons
 }
 
 void HeatmapView::clear() {
+  clearSelection();
   probabilities_.clear();
   length_ = 0;
   letters_.clear();
@@ -70,7 +139,8 @@ QSize HeatmapView::sizeHint() const {
 
 void HeatmapView::paintPlot(QPainter& painter, const QRectF& rect) const {
   beginPlot(painter, rect);
-  const QRectF rest = drawTitle(painter, rect, title_);
+  QRectF rest = drawTitle(painter, rect, title_);
+  const bool anyFixed = fixed_.size() == length_ && fixed_.contains(true);
   if (length_ == 0) {
     drawMessage(painter, rest, tr("no frame"));
     painter.restore();
@@ -80,6 +150,9 @@ void HeatmapView::paintPlot(QPainter& painter, const QRectF& rect) const {
   const qreal pad = padding(painter);
   const qreal gap = std::round(fm.height() * 0.3);
   const int rows = int(letters_.size());
+  // Room above the cells for the bar that marks fixed positions.
+  const qreal fixedBar = std::round(fm.height() * 0.45);
+  if (anyFixed) rest.setTop(rest.top() + fixedBar + gap);
 
   // Right of the cells: a gap, the colour bar and its labels.
   const QVector<Tick> barTicks = niceTicks(0, 1, 4);
@@ -114,8 +187,29 @@ void HeatmapView::paintPlot(QPainter& painter, const QRectF& rect) const {
   painter.setBrush(Qt::NoBrush);
   painter.drawRect(
       QRectF(QPointF(x0, y0), QPointF(xAt(length_), yAt(rows))).adjusted(-1, -1, 0, 0));
+  if (anyFixed) {
+    painter.setPen(Qt::NoPen);
+    for (int i = 0; i < length_; ++i)
+      if (fixed_[i])
+        painter.fillRect(
+            QRectF(QPointF(xAt(i), y0 - gap - fixedBar), QPointF(xAt(i + 1), y0 - gap)),
+            fixedColor());
+  }
   painter.restore();
   const QRectF cells(QPointF(x0, y0), QPointF(xAt(length_), yAt(rows)));
+  if (onScreen_) screenCells_ = cells;
+  // The user's selection: a translucent band with an outline (on screen and in grab(), not in
+  // exported files).
+  if (onScreen_ && selFirst_ >= 0 && selLast_ < length_) {
+    const QRectF band(QPointF(xAt(selFirst_), y0), QPointF(xAt(selLast_ + 1), yAt(rows)));
+    painter.save();
+    painter.setRenderHint(QPainter::Antialiasing, false);
+    painter.fillRect(band, QColor(255, 190, 0, 80));
+    painter.setPen(QPen(QColor(200, 120, 0), 2));
+    painter.setBrush(Qt::NoBrush);
+    painter.drawRect(band.adjusted(1, 1, -1, -1));
+    painter.restore();
+  }
 
   // Letter labels; when rows are thinner than text, every n-th.
   painter.setPen(kTextColor);

@@ -47,6 +47,10 @@ class MainWindow : public QMainWindow {
   bool reopenRun(const QString& key);
   // Runs a stored run again with its parameters and recorded model (checked by hash).
   bool rerunRun(std::int64_t id);
+  // Lock selection: writes the letters of the shown run's sequence `sequence` at positions
+  // first..last (0-based) into the design form's template (DesignPanel::lockPositions). False
+  // with a dialog when the sequence has not finished yet.
+  bool lockSelection(std::size_t sequence, int first, int last);
   // Deletes a stored run; with `confirm` the user is asked first. False when not deleted.
   bool deleteRun(std::int64_t id, bool confirm = true);
   void refreshHistory();
@@ -96,6 +100,7 @@ class MainWindow : public QMainWindow {
     std::uint64_t seed = 0;
     int steps = 0;
     std::size_t sequences = 0;  // requested
+    pipeline::DesignOptions design{};  // its fixed letters are marked in the trajectory view
   };
 
   void buildActions();

@@ -1,15 +1,19 @@
 // The trajectory view: for one chosen sequence, the heatmap of per-position letter probabilities
 // at a chosen frame (a time slider and a play button), the sequence's mean per-position entropy
 // over time, and the guidance score curves over steps. Fed live from a run's frames or with a
-// stored run's frames; it only keeps what it is handed.
+// stored run's frames; it only keeps what it is handed. Positions the run's design fixed are
+// marked above the heatmap; a range the user drags across can be locked into the next run's
+// template (the main window does the locking).
 #pragma once
 
 #include <QWidget>
 #include <map>
 #include <vector>
 
+#include "gsflow/pipeline/design.hpp"
 #include "gsflow/storage/records.hpp"
 
+class QAction;
 class QComboBox;
 class QLabel;
 class QPushButton;
@@ -18,6 +22,12 @@ class QSpinBox;
 class QTimer;
 
 namespace gsflow::ui {
+
+// The positions the design fixes in sequence `sequence` of `length` letters: its template (when
+// it has that length) with the fixed motifs applied. Empty when nothing is fixed or the design
+// cannot be resolved (then the run reported why).
+QVector<bool> fixedPositions(const pipeline::DesignOptions& design, const QString& alphabet,
+                             std::size_t sequence, std::size_t length);
 
 class HeatmapView;
 class LineChart;
@@ -37,6 +47,9 @@ class TrajectoryView : public QWidget {
   void setFrames(std::size_t sequence, std::vector<storage::FrameRecord> frames);
   // Per-step mean objective scores (batches are averaged per step).
   void addStepScores(const std::vector<storage::StepScore>& scores);
+  // The run's design and alphabet ("dna", "protein"), to mark its fixed positions; reset()
+  // forgets them.
+  void setDesign(const pipeline::DesignOptions& design, const QString& alphabet);
 
   std::size_t currentSequence() const;
   void setCurrentSequence(std::size_t sequence);
@@ -49,10 +62,14 @@ class TrajectoryView : public QWidget {
   HeatmapView* heatmap() const { return heatmap_; }
   LineChart* entropyChart() const { return entropy_; }
   LineChart* scoreChart() const { return scores_; }
+  // Asks for the selected positions of the shown sequence to be locked (lockRequested).
+  QAction* lockAction() const { return lock_; }
 
  signals:
   // The user chose a sequence whose frames the view does not hold (load them from the store).
   void framesWanted(std::size_t sequence);
+  // Lock selection: keep `sequence`'s letters at positions first..last (0-based) in the next run.
+  void lockRequested(std::size_t sequence, int first, int last);
 
  public slots:
   void play(bool on);
@@ -61,6 +78,7 @@ class TrajectoryView : public QWidget {
   void showFrame();
   void updateEntropy();
   void updateScores();
+  void updateSelection();
   const std::vector<storage::FrameRecord>* currentFrames() const;
 
   QString letters_;
@@ -74,7 +92,11 @@ class TrajectoryView : public QWidget {
   QSlider* slider_;
   QPushButton* play_;
   QLabel* time_;
+  QLabel* selection_;
+  QAction* lock_;
   QTimer* timer_;
+  pipeline::DesignOptions design_;
+  QString alphabet_;
   bool followLive_ = true;  // the slider follows new frames until the user moves it
 };
 

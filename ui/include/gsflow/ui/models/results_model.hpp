@@ -1,6 +1,8 @@
 // The results table of gsflow-studio: one row per generated sequence (index, sequence, length,
 // one column per stored score, novelty when known, and composition: GC fraction for DNA, the
 // most frequent residue's share for peptides). Rows can be appended live while a run goes.
+// The design's scores read as what they are: "constraints_met" is the column "constraints"
+// showing met / unmet, and "edits", "repaired" and "start" are whole numbers.
 // Qt Core only (no widgets): passes QAbstractItemModelTester.
 #pragma once
 
@@ -34,9 +36,12 @@ class ResultsModel : public QAbstractTableModel {
 
   const std::vector<storage::SequenceRecord>& sequences() const { return sequences_; }
   const storage::SequenceRecord& sequenceAt(int row) const;
-  // Column headers in order; scoreNames() the score columns among them (sorted by name).
+  // Column headers in order; scoreNames() the stored score names of the score columns (sorted
+  // by name; the header of "constraints_met" is "constraints").
   QStringList columnNames() const;
   QStringList scoreNames() const;
+  // The header of score `name` ("constraints_met" -> "constraints", else the name).
+  static QString scoreHeader(const QString& name);
   // The column index of header `name` (e.g. "gc", "sequence"), or -1.
   int columnOf(const QString& name) const;
 
@@ -67,7 +72,8 @@ class ResultsModel : public QAbstractTableModel {
 
 // Sorting (by SortRole) and filtering of ResultsModel. The filter text is either
 //  - a comparison "COLUMN OP NUMBER" with OP one of > >= < <= = (e.g. "gc > 0.5",
-//    "promoter>=0.9"): keeps rows whose column compares true;
+//    "promoter>=0.9"): keeps rows whose column compares true ("constraints = unmet": met and
+//    unmet stand for 1 and 0 in that column);
 //  - or plain text: keeps rows whose sequence contains it (case-insensitive; "TATA").
 // Several conditions can be joined with ';' (all must hold). An unknown column or a malformed
 // number makes filterError() non-empty and keeps every row.

@@ -1,6 +1,7 @@
 // Trajectory heatmap: the per-position letter probabilities of one sequence at one time
 // (positions across, letters down), white (0) to dark blue (1), with letter labels, a position
-// axis and a colour bar.
+// axis and a colour bar; an orange bar above the positions a design fixed; and a range of
+// positions the user selects by dragging across the columns.
 #pragma once
 
 #include <QString>
@@ -23,6 +24,24 @@ class HeatmapView : public PlotWidget {
                 const QString& title);
   void clear();
 
+  // Positions fixed by the run's design (one flag per position; empty = none), drawn as an orange
+  // bar above their columns. Kept until changed (frames of the same sequence share them).
+  void setFixedPositions(const QVector<bool>& fixed);
+  QVector<bool> fixedPositions() const { return fixed_; }
+  static QColor fixedColor();
+
+  // The selected positions (0-based, first <= last), or {-1, -1} for none. The user selects by
+  // pressing on a column and dragging; a press outside the cells clears it. A frame of another
+  // length clears it.
+  QPair<int, int> selection() const { return {selFirst_, selLast_}; }
+  bool hasSelection() const { return selFirst_ >= 0; }
+  void setSelection(int first, int last);
+  void clearSelection() { setSelection(-1, -1); }
+  // On screen, after the widget has painted: the position under `point` (-1 outside the cells)
+  // and the centre of a position's column in widget coordinates (null before the first paint).
+  int positionAt(const QPoint& point) const;
+  QPoint columnCenter(int position) const;
+
   int length() const;
   // Probability shown at (position, letter), for tests; -1 when out of range or empty.
   float probabilityAt(int position, int letter) const;
@@ -33,7 +52,22 @@ class HeatmapView : public PlotWidget {
   QString plotName() const override { return QStringLiteral("heatmap"); }
   QSize sizeHint() const override;
 
+ signals:
+  void selectionChanged(int first, int last);
+
+ protected:
+  void paintEvent(QPaintEvent* event) override;
+  void mousePressEvent(QMouseEvent* event) override;
+  void mouseMoveEvent(QMouseEvent* event) override;
+  void mouseReleaseEvent(QMouseEvent* event) override;
+
  private:
+  QVector<bool> fixed_;
+  int selFirst_ = -1, selLast_ = -1, anchor_ = -1;
+  bool dragging_ = false;
+  // Geometry of the cells as last painted on screen (mouse positions map through it).
+  mutable bool onScreen_ = false;
+  mutable QRectF screenCells_;
   QVector<float> probabilities_;
   int length_ = 0;
   QString letters_, title_;
