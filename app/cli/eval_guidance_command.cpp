@@ -35,7 +35,7 @@ using nlohmann::json;
 struct EvalGuidanceCli {
   std::string model = "dna-promoter", objective, judge, split = "validation", data, out;
   std::vector<double> gammas = {0, 1, 2, 4, 8};
-  std::string schedule = "constant", from = "state";
+  std::string schedule = "constant", from = "state", method = "stgflow";
   std::size_t n = 500, pool = 0;
   int steps = 100, samples = 4, threads = 2;
   std::uint64_t seed = 0;
@@ -111,6 +111,7 @@ void run_eval_guidance(const EvalGuidanceCli& cli) {
   base.guidance.samples = cli.samples;
   base.guidance.schedule = guidance::parse_gamma_schedule(cli.schedule, "--gamma-schedule");
   base.guidance.from = guidance::parse_guide_from(cli.from, "--guide-from");
+  base.guidance.method = guidance::kGuidanceMethodNames.parse(cli.method, "--guidance-method");
   base.objectives = {objective};
   const auto run = [&](double gamma, std::size_t first, std::size_t n) {
     auto request = base;
@@ -181,6 +182,7 @@ void run_eval_guidance(const EvalGuidanceCli& cli) {
               {"guide_samples", cli.samples},
               {"gamma_schedule", cli.schedule},
               {"guide_from", cli.from},
+              {"guidance_method", cli.method},
               {"results", results}};
   const double p90 = judge ? quantile(unguided_judge, 0.9) : 0.0;
   if (judge) out["judge_p90_unguided"] = p90;
@@ -232,9 +234,9 @@ void run_eval_guidance(const EvalGuidanceCli& cli) {
     std::cout << out.dump(2) << "\n";
     return;
   }
-  std::cout << fmt::format("guidance of {} ({}) by {} [{}], judge {}, {} split, n = {}, {} steps, "
+  std::cout << fmt::format("{} guidance of {} ({}) by {} [{}], judge {}, {} split, n = {}, {} steps, "
                            "M = {}\n",
-                           name, engine::method_name(spec.method), cli.objective,
+                           cli.method, name, engine::method_name(spec.method), cli.objective,
                            objective->info().description, judge ? judge_name : "none", cli.split,
                            cli.n, cli.steps, cli.samples);
   std::cout << fmt::format("{:>7} {:>10} {:>10} {:>10} {:>8} {:>7} {:>7} {:>8} {:>6}\n", "gamma",
@@ -286,6 +288,9 @@ void add_eval_guidance_command(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--gamma-schedule", cli->schedule, "constant, rising or falling")->capture_default_str();
   cmd->add_option("--guide-from", cli->from, "state or prediction")->capture_default_str();
+  cmd->add_option("--guidance-method", cli->method,
+                  "stgflow (gradient drift) or svdd (best of M candidates by value)")
+      ->capture_default_str();
   cmd->add_option("--pool", cli->pool,
                   "Unguided samples for best-of-N (default: 4 x the objective calls per sequence)");
   cmd->add_option("--split", cli->split, "Data split for k-mer JS: validation or test")

@@ -61,13 +61,17 @@ enum Purpose : std::uint64_t {
   kReinject = 2,
   kLangevin = 3,
   kDirichlet = 4,
-  kFixed = 5,  // the noisy samples of fixed letters, per step
+  kFixed = 5,       // the noisy samples of fixed letters, per step
+  kCandidate = 6,   // value guidance: candidate clean letters (step * 64 + candidate)
+  kSelect = 7,      // value guidance: which candidate is kept
+  kTransition = 8,  // value guidance: the path's noise given the kept candidate
 };
 std::uint64_t stream_of(Purpose purpose, int step) {
   return (static_cast<std::uint64_t>(purpose) << 32) | static_cast<std::uint32_t>(step);
 }
 
-void check_options(const SampleRequest& request, const SamplerOptions& options) {
+void check_options(const SampleRequest& request, const SamplerOptions& options,
+                   const SamplerHooks& hooks) {
   const auto fail = [](const std::string& msg) { throw std::invalid_argument(msg); };
   if (request.length == 0) fail("length must be >= 1");
   if (request.k < 2) fail("k (alphabet size) must be >= 2");
@@ -84,6 +88,12 @@ void check_options(const SampleRequest& request, const SamplerOptions& options) 
   if (options.frames_every < 0) fail("frames_every must be >= 0");
   if ((request.first_sequence + request.sequences) * request.length >= (std::uint64_t{1} << 32))
     fail("sequences * length must stay below 2^32 (noise row index)");
+  if (hooks.value_guide.value) {
+    if (hooks.value_guide.candidates < 1 || hooks.value_guide.candidates > 64)
+      fail("value guide: candidates must be in 1..64");
+    if (!(hooks.value_guide.alpha >= 0.0) || !std::isfinite(hooks.value_guide.alpha))
+      fail("value guide: alpha must be >= 0");
+  }
   if (const Conditioning* c = request.conditioning) {
     if (!(c->start_time >= 0.0 && c->start_time < 1.0)) fail("start_time must be in [0, 1)");
     if (!c->allowed.empty() &&
@@ -112,6 +122,7 @@ class BatchRun {
     first_ = first_sequence;
     n_ = sequences;
     guide_ = hooks.guide ? &hooks.guide : nullptr;
+    value_ = hooks.value_guide.value ? &hooks.value_guide : nullptr;
     rows_ = n_ * l_;
     x_.assign(rows_ * k_, 0.0f);
     xhat_.assign(rows_ * k_, 0.0f);
@@ -126,7 +137,9 @@ class BatchRun {
       if (hooks.cancel && hooks.cancel->load(std::memory_order_relaxed)) return false;
       const double t0 = begin + (1.0 - begin) * s / steps;
       const double t1 = s + 1 == steps ? 1.0 : begin + (1.0 - begin) * (s + 1) / steps;
-      switch (opt_.method) {
+      if (value_) {
+        value_step(s, t0, t1);
+      } else switch (opt_.method) {
         case Method::gsfm:
           gsfm_step(s, t0, t1);
           break;
@@ -137,7 +150,7 @@ class BatchRun {
           linear_step(s, t0, t1);
           break;
       }
-      if (opt_.reinject > 0.0 && opt_.method != Method::linear) reinject(s);
+      if (opt_.reinject > 0.0 && opt_.method != Method::linear && !value_) reinject(s);
       hold_fixed(t1, s + 1);
       if (!all_finite(x_)) throw NonFiniteError(NonFiniteError::Stage::state, s, first_);
       ++done_steps;
@@ -518,6 +531,89 @@ class BatchRun {
     kernels_.softmax(crows_of(y_), rows_of(x_));
   }
 
+  // Value guidance (ValueGuide): candidates from the prediction, one kept per sequence by its
+  // value, the state moved to the path's sample at t1 given it.
+  void value_step(int step, double t0, double t1) {
+    if (opt_.method == Method::gssm) {
+      y_.resize(rows_ * k_);
+      for (std::size_t i = 0; i < rows_ * k_; ++i) y_[i] = std::log(std::max(x_[i], 1e-37f));
+      denoiser_(crows_of(x_), n_, t0, rows_of(q_));
+      if (!all_finite(q_)) throw NonFiniteError(NonFiniteError::Stage::prediction, step, first_);
+      score_to_posterior(t0);
+      condition_prediction();
+    } else {
+      predict(step, t0);
+    }
+    const std::size_t m = static_cast<std::size_t>(value_->candidates);
+    const std::size_t span = l_ * k_;
+    candidates_.assign(n_ * m * span, 0.0f);
+    picked_.resize(n_ * m * l_);
+    for (std::size_t i = 0; i < n_; ++i)
+      for (std::size_t j = 0; j < m; ++j)
+        for (std::size_t p = 0; p < l_; ++p) {
+          const std::size_t r = i * l_ + p;
+          const float* row = xhat_.data() + r * k_;
+          const float u = uniform(kCandidate, step * 64 + static_cast<int>(j), r, 0);
+          float acc = 0.0f;
+          std::size_t c = 0;
+          for (; c + 1 < k_; ++c) {  // inverse CDF; the last letter takes the rounding
+            acc += row[c];
+            if (u < acc && row[c] > 0.0f) break;
+          }
+          while (c > 0 && row[c] <= 0.0f) --c;  // never a letter of probability 0
+          picked_[(i * m + j) * l_ + p] = static_cast<std::uint16_t>(c);
+          candidates_[(i * m + j) * span + p * k_ + c] = 1.0f;
+        }
+    values_.assign(n_ * m, 0.0);
+    const CandidateStep cs{{candidates_.data(), n_ * m * l_, k_, k_}, first_, n_, m, l_, step, t0, t1};
+    value_->value(cs, values_);
+    for (const double v : values_)
+      if (!std::isfinite(v)) throw NonFiniteError(NonFiniteError::Stage::guidance, step, first_);
+    chosen_.assign(rows_, -1);
+    for (std::size_t i = 0; i < n_; ++i) {
+      const double* v = values_.data() + i * m;
+      const double top = *std::max_element(v, v + m);
+      std::size_t keep = static_cast<std::size_t>(std::max_element(v, v + m) - v);
+      if (value_->alpha > 0.0) {
+        double total = 0.0;
+        for (std::size_t j = 0; j < m; ++j) total += std::exp((v[j] - top) / value_->alpha);
+        double target = uniform(kSelect, step, i * l_, 0) * total;
+        for (std::size_t j = 0; j < m; ++j) {
+          target -= std::exp((v[j] - top) / value_->alpha);
+          if (target < 0.0) {
+            keep = j;
+            break;
+          }
+        }
+      }
+      for (std::size_t p = 0; p < l_; ++p)
+        chosen_[i * l_ + p] = static_cast<std::int16_t>(picked_[(i * m + keep) * l_ + p]);
+    }
+    // The path's sample at t1 given the kept clean sequence.
+    if (opt_.method == Method::linear) {
+      for (std::size_t r = 0; r < rows_; ++r) {
+        float* row = x_.data() + r * k_;
+        double sum = 0.0;
+        for (std::size_t c = 0; c < k_; ++c) {
+          row[c] = -std::log(uniform(kTransition, step, r, c));
+          sum += row[c];
+        }
+        for (std::size_t c = 0; c < k_; ++c) row[c] = static_cast<float>((1.0 - t1) * row[c] / sum);
+        row[chosen_[r]] += static_cast<float>(t1);
+      }
+    } else {
+      one_hot(chosen_, held_);
+      kernels_.scaled_gumbel_softmax(crows_of(held_), rows_of(x_),
+                                     static_cast<float>(path_.signal(t1)),
+                                     static_cast<float>(path_.noise_scale(t1)),
+                                     {opt_.seed, stream_of(kTransition, step), first_row()});
+      if (opt_.method == Method::gssm)
+        for (std::size_t i = 0; i < rows_ * k_; ++i) y_[i] = std::log(std::max(x_[i], 1e-37f));
+    }
+    // The kept sequence is the prediction that decodes at the end.
+    if (step + 1 == opt_.steps) one_hot(chosen_, xhat_);
+  }
+
   void reinject(int step) {
     logx_.resize(rows_ * k_);
     for (std::size_t i = 0; i < rows_ * k_; ++i) logx_[i] = std::log(std::max(x_[i], 1e-37f));
@@ -548,6 +644,11 @@ class BatchRun {
   std::size_t l_, k_;
   std::size_t first_ = 0, n_ = 0, rows_ = 0;
   const Guide* guide_ = nullptr;
+  const ValueGuide* value_ = nullptr;
+  std::vector<float> candidates_;
+  std::vector<std::uint16_t> picked_;
+  std::vector<std::int16_t> chosen_;
+  std::vector<double> values_;
   std::vector<float> x_, xhat_, q_, zeros_, logx_, y_, w_, noise_, drift_, pushed_, held_, fixed_hot_;
   std::vector<std::int16_t> fixed_rows_, start_rows_;  // per row: letter, or -1 (empty = none)
 };
@@ -557,7 +658,7 @@ class BatchRun {
 SampleResult sample(const Denoiser& denoiser, const Path& path, const SampleRequest& request,
                     const SamplerOptions& options, const Kernels& kernels,
                     const SamplerHooks& hooks) {
-  check_options(request, options);
+  check_options(request, options, hooks);
   SampleResult result;
   const std::size_t batches = (request.sequences + options.batch - 1) / options.batch;
   const std::size_t total_steps = batches * static_cast<std::size_t>(options.steps);

@@ -167,4 +167,25 @@ engine::Guide make_constraint_guide(const engine::ConstraintSet& constraints, do
   };
 }
 
+std::function<void(const engine::CandidateStep&, std::span<double>)> penalise_violations(
+    std::function<void(const engine::CandidateStep&, std::span<double>)> value,
+    const engine::ConstraintSet& constraints, double strength,
+    std::function<std::size_t(std::size_t)> length_of) {
+  if (!(strength > 0.0) || !constraints.active()) return value;
+  auto potential = std::make_shared<const Potential>(constraints);
+  auto scratch = std::make_shared<std::vector<float>>();
+  return [value = std::move(value), potential, strength, scratch,
+          length_of = std::move(length_of)](const engine::CandidateStep& step,
+                                            std::span<double> values) {
+    value(step, values);
+    const std::size_t l = step.length, k = step.rows.k;
+    scratch->resize(l * k);
+    for (std::size_t c = 0; c < step.sequences * step.candidates; ++c) {
+      const std::size_t len = std::min(l, length_of(step.first_sequence + c / step.candidates));
+      const engine::ConstRows p{step.rows.data + c * l * step.rows.stride, l, k, step.rows.stride};
+      values[c] -= strength * (*potential)(p, len, {scratch->data(), l, k, k});
+    }
+  };
+}
+
 }  // namespace gsflow::guidance

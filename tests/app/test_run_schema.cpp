@@ -104,7 +104,8 @@ TEST(RunSchema, ChoicesTakeTheSchemasNamesOnly) {
     EXPECT_FALSE(json_accepts(row, "nonsense"));
     ++checked;
   }
-  EXPECT_EQ(checked, 6);  // method, integrator, decode, gamma_schedule, guide_from, fixed_hold
+  EXPECT_EQ(checked, 7);  // method, integrator, decode, gamma_schedule, guidance_method,
+                         // guide_from, fixed_hold
 }
 
 TEST(RunSchema, EveryFieldRoundTripsThroughJsonAndText) {

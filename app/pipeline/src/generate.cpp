@@ -11,6 +11,7 @@
 
 #include "gsflow/engine/philox.hpp"
 #include "gsflow/guidance/constraint_guide.hpp"
+#include "gsflow/guidance/svdd.hpp"
 
 namespace gsflow::pipeline {
 
@@ -165,15 +166,28 @@ GenerateResult generate(const models::Model& model, const GenerateRequest& reque
   const std::size_t batches = (request.n + batch - 1) / batch;
   const std::size_t steps_total = batches * static_cast<std::size_t>(options.steps);
   engine::Guide guide;
+  engine::ValueGuide value_guide;
+  const auto length_of = [&lengths, first = request.first](std::size_t i) {
+    return lengths[i - first];
+  };
   if (request.guidance.active()) {
-    guide = guidance::make_guide(guidance_objectives(model, request), request.guidance, options.seed,
-                       [&lengths, first = request.first](std::size_t i) { return lengths[i - first]; },
-                       on_step_score, &result.guidance);
+    if (request.guidance.method == guidance::GuidanceMethod::svdd)
+      value_guide = guidance::make_value_guide(guidance_objectives(model, request),
+                                               request.guidance, length_of, on_step_score,
+                                               &result.guidance);
+    else
+      guide = guidance::make_guide(guidance_objectives(model, request), request.guidance,
+                                   options.seed, length_of, on_step_score, &result.guidance);
   }
-  if (design) {
+  if (design && value_guide.value) {
+    // SVDD keeps whole candidates: their violations count against their value.
+    value_guide.value = guidance::penalise_violations(std::move(value_guide.value),
+                                                      design->constraint_set(),
+                                                      request.design.constraint_strength,
+                                                      length_of);
+  } else if (design) {
     engine::Guide steer = guidance::make_constraint_guide(
-        design->constraint_set(), request.design.constraint_strength,
-        [&lengths, first = request.first](std::size_t i) { return lengths[i - first]; });
+        design->constraint_set(), request.design.constraint_strength, length_of);
     if (steer && guide)  // both add to the drift: one after the other
       guide = [a = std::move(guide), b = std::move(steer)](const engine::GuideStep& s,
                                                             engine::Rows d) {
@@ -189,6 +203,7 @@ GenerateResult generate(const models::Model& model, const GenerateRequest& reque
     const std::size_t begin = b * batch, count = std::min(batch, request.n - begin);
     engine::SamplerHooks batch_hooks = hooks;
     if (guide) batch_hooks.guide = guide;
+    if (value_guide.value) batch_hooks.value_guide = value_guide;
     if (hooks.progress)
       batch_hooks.progress = [&, before = b * static_cast<std::size_t>(options.steps)](
                                  std::size_t d, std::size_t) { hooks.progress(before + d, steps_total); };

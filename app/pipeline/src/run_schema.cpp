@@ -233,6 +233,10 @@ std::vector<RunParam> make_schema() {
       guided(integer("guide_samples", 1, 64,
                      "M: sequences drawn from the state per step to take gradients at",
                      [](RunParams& p) -> auto& { return p.guidance.samples; })),
+      guided(optional(choice("guidance_method", guidance::kGuidanceMethodNames,
+                             "stgflow (gradient drift on the state) or svdd (keep the best of M "
+                             "candidates from the model's own transition; no gradients needed)",
+                             [](RunParams& p) -> auto& { return p.guidance.method; }))),
       guided(choice("guide_from", kGuideFromNames,
                     "Draw them from the state (state) or the model's prediction (prediction)",
                     [](RunParams& p) -> auto& { return p.guidance.from; })),

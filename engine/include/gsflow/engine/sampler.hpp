@@ -91,11 +91,37 @@ struct GuideStep {
 // A zero drift leaves every result bit for bit as without a guide.
 using Guide = std::function<void(const GuideStep& step, Rows drift)>;
 
+// What a value guide sees at one step (SVDD, Li et al. 2024): `candidates` clean sequences per
+// sequence, drawn letter by letter from the prediction, as one-hot rows
+// [sequences * candidates * length, K] (sequence-major, then candidate).
+struct CandidateStep {
+  ConstRows rows;
+  std::size_t first_sequence = 0;  // global index of the batch's first sequence
+  std::size_t sequences = 0;
+  std::size_t candidates = 0;  // M per sequence
+  std::size_t length = 0;      // L (the sampled, possibly padded, length)
+  int step = 0;
+  double t0 = 0.0, t1 = 0.0;
+};
+
+// Value-based guidance: at every step the sampler draws M candidate clean sequences x1 per
+// sequence from the prediction, `value` scores them (higher is better), one is kept per sequence
+// with probability proportional to exp(value / alpha) (alpha 0: the best), and the state moves to
+// the path's sample at the step's end given the kept one: the model's own ancestral transition,
+// p(x_t1 | x_t) = sum_x1 p(x1 | x_t) p(x_t1 | x1), reweighted. With alpha -> infinity it is the
+// unguided ancestral sampler. Replaces the method's deterministic step (every method).
+struct ValueGuide {
+  std::function<void(const CandidateStep& step, std::span<double> values)> value;
+  int candidates = 8;  // M, 1..64
+  double alpha = 0.1;  // selection temperature, >= 0
+};
+
 struct SamplerHooks {
   std::function<void(std::size_t done, std::size_t total)> progress;  // in steps over all batches
   std::function<void(const Frame&)> frame;                            // see frames_every
   const std::atomic<bool>* cancel = nullptr;  // checked once per step; set -> stop, keep done part
   Guide guide;  // STGFlow guidance (guidance/stgflow.hpp); empty = unguided
+  ValueGuide value_guide;  // SVDD guidance when value_guide.value is set (guidance/svdd.hpp)
 };
 
 // Thrown by sample() when a number stops being finite (NaN or infinity), at the step where it first

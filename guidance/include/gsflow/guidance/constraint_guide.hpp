@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <span>
 
 #include "gsflow/engine/design/constraints.hpp"
 #include "gsflow/engine/sampler.hpp"
@@ -28,5 +29,14 @@ double constraint_potential(const engine::ConstraintSet& constraints, engine::Co
 // it composes with STGFlow's guide (call one after the other). strength 0 = no drift.
 engine::Guide make_constraint_guide(const engine::ConstraintSet& constraints, double strength,
                                     std::function<std::size_t(std::size_t)> length_of);
+
+// For value guidance (SVDD): wraps a candidate value function so that each candidate's value
+// falls by strength * V(candidate) (V at a one-hot sequence: its number of violations, GC
+// excess squared) over its first length_of(global sequence) letters. strength 0 or no
+// constraints: `value` itself.
+std::function<void(const engine::CandidateStep&, std::span<double>)> penalise_violations(
+    std::function<void(const engine::CandidateStep&, std::span<double>)> value,
+    const engine::ConstraintSet& constraints, double strength,
+    std::function<std::size_t(std::size_t)> length_of);
 
 }  // namespace gsflow::guidance

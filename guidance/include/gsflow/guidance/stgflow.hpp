@@ -40,6 +40,15 @@ inline constexpr engine::EnumNames<GuideFrom, 2> kGuideFromNames{
 const char* guide_from_name(GuideFrom from);
 GuideFrom parse_guide_from(const std::string& text, const std::string& field);
 
+// How guidance steers (docs/method.md §7 and §9).
+enum class GuidanceMethod {
+  stgflow,  // straight-through gradients of the objectives as a drift on the state
+  svdd,     // value-based: M candidates from the model's own transition, one kept by its value
+};
+inline constexpr engine::EnumNames<GuidanceMethod, 2> kGuidanceMethodNames{
+    "guidance method",
+    {{{GuidanceMethod::stgflow, "stgflow"}, {GuidanceMethod::svdd, "svdd"}}}};
+
 struct GuideTerm {
   std::string objective;  // spec for make_objective(), e.g. "amp", "gc:0.6"
   double weight = 1.0;    // multiplies this objective's gradient (multi-objective guidance)
@@ -54,7 +63,8 @@ struct GuidanceOptions {
   double gamma = 1.0;            // guidance strength (>= 0)
   GammaSchedule schedule = GammaSchedule::constant;  // see GammaSchedule
   int samples = 4;                                   // M, sequences drawn per step (1..64)
-  GuideFrom from = GuideFrom::state;                 // see GuideFrom
+  GuideFrom from = GuideFrom::state;                 // see GuideFrom (STGFlow)
+  GuidanceMethod method = GuidanceMethod::stgflow;   // see GuidanceMethod
   // True when guidance changes anything: some term and gamma > 0.
   bool active() const { return !terms.empty() && gamma > 0.0; }
 };
