@@ -189,32 +189,40 @@ class BatchRun {
                          static_cast<std::uint32_t>(first_row() + r), c);
   }
 
-  // The start state at time `begin`: noise at t = 0, or the path's sample of the start letters.
+  // The start state at time `begin`: noise at t = 0, or the path's sample of the start letters
+  // (at t = 0 on the consistent path the two agree).
   void start(double begin) {
+    path_sample(start_rows_, begin, opt_.start_scale, kStart, 0, x_);
+  }
+
+  // The path's sample at time t given `letters` (one per row; rows with -1, or all rows when
+  // `letters` is empty, get the noise alone) into `out`: softmax(A(t) e + noise_mult S(t) g), or
+  // for Linear FM t e + (1 - t) Dirichlet(1) (Dirichlet alone without a letter). Noise keyed by
+  // (purpose, step) and the global row.
+  void path_sample(const std::vector<std::int16_t>& letters, double t, double noise_mult,
+                   Purpose purpose, int step, std::vector<float>& out) {
+    out.resize(rows_ * k_);
     if (opt_.method == Method::linear) {
-      // Dirichlet(1, ..., 1): normalised standard exponentials; with a start sequence, the
-      // Linear FM interpolant begin e + (1 - begin) Dirichlet.
+      // Dirichlet(1, ..., 1): normalised standard exponentials (kStart draws as kDirichlet).
+      const Purpose noise = purpose == kStart ? kDirichlet : purpose;
       for (std::size_t r = 0; r < rows_; ++r) {
-        float* row = x_.data() + r * k_;
+        float* row = out.data() + r * k_;
         double sum = 0.0;
         for (std::size_t c = 0; c < k_; ++c) {
-          row[c] = -std::log(uniform(kDirichlet, 0, r, c));
+          row[c] = -std::log(uniform(noise, step, r, c));
           sum += row[c];
         }
-        const bool from_start = !start_rows_.empty() && start_rows_[r] >= 0;
-        const double keep = from_start ? 1.0 - begin : 1.0;
+        const int letter = letters.empty() ? -1 : letters[r];
+        const double keep = letter >= 0 ? 1.0 - t : 1.0;
         for (std::size_t c = 0; c < k_; ++c) row[c] = static_cast<float>(keep * row[c] / sum);
-        if (from_start) row[start_rows_[r]] += static_cast<float>(begin);
+        if (letter >= 0) row[letter] += static_cast<float>(t);
       }
       return;
     }
-    // The interpolant at `begin`: softmax(A(begin) e + S(begin) g), without its data term when
-    // sampling from noise (at t = 0 on the consistent path the two agree).
-    one_hot(start_rows_, zeros_);
-    kernels_.scaled_gumbel_softmax(
-        crows_of(zeros_), rows_of(x_), static_cast<float>(path_.signal(begin)),
-        static_cast<float>(opt_.start_scale * path_.noise_scale(begin)),
-        {opt_.seed, stream_of(kStart, 0), first_row()});
+    one_hot(letters, hot_);
+    kernels_.scaled_gumbel_softmax(crows_of(hot_), rows_of(out), static_cast<float>(path_.signal(t)),
+                                   static_cast<float>(noise_mult * path_.noise_scale(t)),
+                                   {opt_.seed, stream_of(purpose, step), first_row()});
   }
 
   // Rows of one-hot letters (zero rows where letters[r] < 0 or letters is empty) into `out`.
@@ -259,27 +267,10 @@ class BatchRun {
   void hold_fixed(double t, int step) {
     if (fixed_rows_.empty()) return;
     held_.resize(rows_ * k_);
-    if (cond_->hold == FixedHold::clean) {
+    if (cond_->hold == FixedHold::clean)
       one_hot(fixed_rows_, held_);
-    } else if (opt_.method == Method::linear) {
-      for (std::size_t r = 0; r < rows_; ++r) {
-        if (fixed_rows_[r] < 0) continue;
-        float* row = held_.data() + r * k_;
-        double sum = 0.0;
-        for (std::size_t c = 0; c < k_; ++c) {
-          row[c] = -std::log(uniform(kFixed, step, r, c));
-          sum += row[c];
-        }
-        for (std::size_t c = 0; c < k_; ++c) row[c] = static_cast<float>((1.0 - t) * row[c] / sum);
-        row[fixed_rows_[r]] += static_cast<float>(t);
-      }
-    } else {
-      one_hot(fixed_rows_, fixed_hot_);
-      kernels_.scaled_gumbel_softmax(crows_of(fixed_hot_), rows_of(held_),
-                                     static_cast<float>(path_.signal(t)),
-                                     static_cast<float>(path_.noise_scale(t)),
-                                     {opt_.seed, stream_of(kFixed, step), first_row()});
-    }
+    else
+      path_sample(fixed_rows_, t, 1.0, kFixed, step, held_);
     for (std::size_t r = 0; r < rows_; ++r) {
       if (fixed_rows_[r] < 0) continue;
       std::copy_n(held_.data() + r * k_, k_, x_.data() + r * k_);
@@ -590,26 +581,9 @@ class BatchRun {
         chosen_[i * l_ + p] = static_cast<std::int16_t>(picked_[(i * m + keep) * l_ + p]);
     }
     // The path's sample at t1 given the kept clean sequence.
-    if (opt_.method == Method::linear) {
-      for (std::size_t r = 0; r < rows_; ++r) {
-        float* row = x_.data() + r * k_;
-        double sum = 0.0;
-        for (std::size_t c = 0; c < k_; ++c) {
-          row[c] = -std::log(uniform(kTransition, step, r, c));
-          sum += row[c];
-        }
-        for (std::size_t c = 0; c < k_; ++c) row[c] = static_cast<float>((1.0 - t1) * row[c] / sum);
-        row[chosen_[r]] += static_cast<float>(t1);
-      }
-    } else {
-      one_hot(chosen_, held_);
-      kernels_.scaled_gumbel_softmax(crows_of(held_), rows_of(x_),
-                                     static_cast<float>(path_.signal(t1)),
-                                     static_cast<float>(path_.noise_scale(t1)),
-                                     {opt_.seed, stream_of(kTransition, step), first_row()});
-      if (opt_.method == Method::gssm)
-        for (std::size_t i = 0; i < rows_ * k_; ++i) y_[i] = std::log(std::max(x_[i], 1e-37f));
-    }
+    path_sample(chosen_, t1, 1.0, kTransition, step, x_);
+    if (opt_.method == Method::gssm)
+      for (std::size_t i = 0; i < rows_ * k_; ++i) y_[i] = std::log(std::max(x_[i], 1e-37f));
     // The kept sequence is the prediction that decodes at the end.
     if (step + 1 == opt_.steps) one_hot(chosen_, xhat_);
   }
@@ -649,7 +623,7 @@ class BatchRun {
   std::vector<std::uint16_t> picked_;
   std::vector<std::int16_t> chosen_;
   std::vector<double> values_;
-  std::vector<float> x_, xhat_, q_, zeros_, logx_, y_, w_, noise_, drift_, pushed_, held_, fixed_hot_;
+  std::vector<float> x_, xhat_, q_, hot_, logx_, y_, w_, noise_, drift_, pushed_, held_;
   std::vector<std::int16_t> fixed_rows_, start_rows_;  // per row: letter, or -1 (empty = none)
 };
 

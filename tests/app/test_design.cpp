@@ -11,21 +11,16 @@
 #include <vector>
 
 #include "gsflow/engine/alphabet.hpp"
-#include "gsflow/models/catalog.hpp"
 #include "gsflow/models/model.hpp"
 #include "gsflow/pipeline/generate.hpp"
 #include "gsflow/pipeline/run_params.hpp"
+#include "models/bundled_models.hpp"
 
 namespace gsflow::pipeline {
 namespace {
 
-const models::Model& bundled(const std::string& name) {
-  static std::map<std::string, models::Model> cache;
-  auto it = cache.find(name);
-  if (it == cache.end())
-    it = cache.emplace(name, models::Model::load(models::resolve_model(name))).first;
-  return it->second;
-}
+using gsflow::testing::bundled;
+using gsflow::testing::kernels;
 
 GenerateRequest small(const models::Model& m, std::size_t n, std::uint64_t seed) {
   GenerateRequest r;
@@ -74,7 +69,7 @@ TEST(Design, FixedMotifIsExactForEveryMethodSeedAndWithGuidance) {
           r.guidance.terms = {{"gc", 1.0}};  // pushes toward G/C, against the TATA box
           r.guidance.gamma = gamma;
         }
-        const auto result = generate(model, r, engine::Kernels{});
+        const auto result = generate(model, r, kernels());
         for (const auto& s : texts(result, dna)) {
           ASSERT_EQ(s.size(), 256u);
           EXPECT_EQ(s.substr(256 - 30, 8), "TATAAAAG") << s;
@@ -92,13 +87,13 @@ TEST(Design, TemplateSetsLettersAndLength) {
   tmpl.replace(100, 12, "ACGTACGTACGT");
   auto r = small(model, 6, 4);
   r.design.templates = {tmpl};
-  for (const auto& s : texts(generate(model, r, engine::Kernels{}), dna))
+  for (const auto& s : texts(generate(model, r, kernels()), dna))
     EXPECT_EQ(s.substr(100, 12), "ACGTACGTACGT");
   // Peptides: a template shorter than the model's maximum sets the length; X is designable.
   const auto& pep = bundled("peptide");
   auto p = small(pep, 6, 4);
   p.design.templates = {"XXXXKKXXXXXXXXXXXXWW"};
-  for (const auto& s : texts(generate(pep, p, engine::Kernels{}), engine::protein_alphabet())) {
+  for (const auto& s : texts(generate(pep, p, kernels()), engine::protein_alphabet())) {
     ASSERT_EQ(s.size(), 20u);
     EXPECT_EQ(s.substr(4, 2), "KK");
     EXPECT_EQ(s.substr(18, 2), "WW");
@@ -117,7 +112,7 @@ TEST(Design, HardConstraintsHoldInEveryOutput) {
       r.design.constraints.gc_min = 0.4;
       r.design.constraints.gc_max = 0.6;
       r.design.constraints.gc_window = 50;
-      const auto result = generate(model, r, engine::Kernels{});
+      const auto result = generate(model, r, kernels());
       ASSERT_EQ(result.notes.size(), 16u);
       for (std::size_t i = 0; i < result.sequences.size(); ++i) {
         const std::string s = dna.decode(result.sequences[i]);
@@ -144,7 +139,7 @@ TEST(Design, OmittedResiduesNeverAppearInPeptides) {
     auto r = small(model, 24, 7);
     r.design.constraints.omit = "CW";
     r.design.constraints.max_run = 2;
-    for (const auto& s : texts(generate(model, r, engine::Kernels{}), engine::protein_alphabet())) {
+    for (const auto& s : texts(generate(model, r, kernels()), engine::protein_alphabet())) {
       EXPECT_EQ(s.find_first_of("CW"), std::string::npos) << name << " " << s;
       EXPECT_LE(longest_run(s), 2u) << name << " " << s;
     }
@@ -163,7 +158,7 @@ TEST(Design, EditBudgetFromAStartSequenceIsNeverExceeded) {
     r.design.max_edits = budget;
     r.guidance.terms = {{"gc", 1.0}};
     r.guidance.gamma = 4.0;
-    const auto result = generate(model, r, engine::Kernels{});
+    const auto result = generate(model, r, kernels());
     for (std::size_t i = 0; i < result.sequences.size(); ++i) {
       const std::string s = dna.decode(result.sequences[i]);
       std::size_t edits = 0;
@@ -179,8 +174,8 @@ TEST(Design, EditBudgetFromAStartSequenceIsNeverExceeded) {
   keep.design.start_time = 0.95;
   auto redo = keep;
   redo.design.start_time = 0.1;
-  const auto kept = generate(model, keep, engine::Kernels{}).notes;
-  const auto redone = generate(model, redo, engine::Kernels{}).notes;
+  const auto kept = generate(model, keep, kernels()).notes;
+  const auto redone = generate(model, redo, kernels()).notes;
   for (std::size_t i = 0; i < 4; ++i) EXPECT_LT(kept[i].edits, redone[i].edits);
 }
 
@@ -191,7 +186,7 @@ TEST(Design, ImpossibleRequestsNameTheOption) {
     auto r = small(model, 4, 1);
     edit(r);
     try {
-      generate(model, r, engine::Kernels{}, {}, [](auto, auto, auto) {
+      generate(model, r, kernels(), {}, [](auto, auto, auto) {
         ADD_FAILURE() << "a sequence was made";
         return true;
       });

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "gsflow/engine/path.hpp"
+#include "gsflow/engine/sampler.hpp"
 
 namespace gsflow::engine::testing {
 
@@ -20,6 +21,16 @@ inline bool names_field(const std::string& msg, const std::string& field) {
     if ((at == 0 || !ident(msg[at - 1])) && (end == msg.size() || !ident(msg[end]))) return true;
   }
   return false;
+}
+
+inline SamplerOptions options_for(Method method, int steps, std::size_t batch = 256,
+                                  std::uint64_t seed = 1) {
+  SamplerOptions o;
+  o.method = method;
+  o.steps = steps;
+  o.batch = batch;
+  o.seed = seed;
+  return o;
 }
 
 inline Path make_path(Interpolant interpolant) {

@@ -33,20 +33,11 @@ using testing::kMotifLength;
 using testing::kMotifSize;
 using testing::kMotifStart;
 using testing::make_path;
+using testing::options_for;
 using testing::motif_denoiser;
 using testing::names_field;
 
 constexpr std::uint64_t kTaskSeed = 20250317;
-
-SamplerOptions options_for(Method method, int steps, std::size_t batch = 256,
-                           std::uint64_t seed = 1) {
-  SamplerOptions o;
-  o.method = method;
-  o.steps = steps;
-  o.batch = batch;
-  o.seed = seed;
-  return o;
-}
 
 SampleRequest request_for(const ToyTask& task, std::size_t sequences,
                           std::size_t first_sequence = 0) {

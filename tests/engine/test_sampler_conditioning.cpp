@@ -26,19 +26,11 @@ using testing::kMotifLength;
 using testing::kMotifSize;
 using testing::kMotifStart;
 using testing::make_path;
+using testing::options_for;
 using testing::motif_denoiser;
 using testing::names_field;
 
 constexpr std::uint64_t kTaskSeed = 20250317;
-
-SamplerOptions options_for(Method method, int steps, std::size_t batch, std::uint64_t seed) {
-  SamplerOptions o;
-  o.method = method;
-  o.steps = steps;
-  o.batch = batch;
-  o.seed = seed;
-  return o;
-}
 
 // Every method and integrator, as the guide tests use them.
 std::vector<SamplerOptions> all_methods(std::uint64_t seed) {

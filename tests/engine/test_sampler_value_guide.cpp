@@ -20,17 +20,9 @@ namespace gsflow::engine {
 namespace {
 
 using testing::make_path;
+using testing::options_for;
 
 constexpr std::uint64_t kTaskSeed = 20250317;
-
-SamplerOptions options_for(Method method, int steps, std::size_t batch, std::uint64_t seed) {
-  SamplerOptions o;
-  o.method = method;
-  o.steps = steps;
-  o.batch = batch;
-  o.seed = seed;
-  return o;
-}
 
 // Value: +strength for every candidate whose position 0 is letter 0.
 ValueGuide prefer_letter_0(double strength, double alpha, int candidates = 8) {

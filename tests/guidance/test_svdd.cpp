@@ -8,21 +8,16 @@
 #include <string>
 #include <vector>
 
-#include "gsflow/models/catalog.hpp"
 #include "gsflow/pipeline/generate.hpp"
+#include "models/bundled_models.hpp"
 
 namespace gsflow::guidance {
 namespace {
 
 using namespace gsflow::pipeline;
 
-const models::Model& bundled(const std::string& name) {
-  static std::map<std::string, models::Model> cache;
-  auto it = cache.find(name);
-  if (it == cache.end())
-    it = cache.emplace(name, models::Model::load(models::resolve_model(name))).first;
-  return it->second;
-}
+using gsflow::testing::bundled;
+using gsflow::testing::kernels;
 
 GenerateRequest svdd(const models::Model& model, const std::string& objective, double gamma) {
   GenerateRequest r;
@@ -43,11 +38,6 @@ double mean_score(const models::Model& model, const std::string& objective,
   engine::SequenceSet seqs(res.sequences.begin(), res.sequences.end());
   const auto s = score_sequences(*o, seqs);
   return std::accumulate(s.begin(), s.end(), 0.0) / static_cast<double>(s.size());
-}
-
-const engine::Kernels& kernels() {
-  static const engine::Kernels k{engine::KernelOptions{}};
-  return k;
 }
 
 TEST(Svdd, GcRisesWithGammaForEveryMethod) {

@@ -217,10 +217,12 @@ DesignPanel::DesignPanel(QWidget* parent) : QWidget(parent) {
   schedule_ = combo(this, "gamma_schedule", defaults);
   samples_ = spin(this, "guide_samples", defaults);
   from_ = combo(this, "guide_from", defaults);
-  auto* guidanceBox = new QGroupBox(tr("Guidance (STGFlow)"), this);
+  guidanceMethod_ = combo(this, "guidance_method", defaults);
+  auto* guidanceBox = new QGroupBox(tr("Guidance"), this);
   auto* guideForm = new QFormLayout(guidanceBox);
   guideForm->addRow(objectives_);
   guideForm->addRow(objectiveButtons);
+  guideForm->addRow(tr("Method"), guidanceMethod_);
   guideForm->addRow(tr("γ"), gamma_);
   guideForm->addRow(tr("Schedule"), schedule_);
   guideForm->addRow(tr("Samples M"), samples_);
@@ -724,6 +726,8 @@ pipeline::StoredRunOptions DesignPanel::options() const {
   p.guidance.schedule = guidance::parse_gamma_schedule(schedule_->currentText().toStdString(), "Schedule");
   p.guidance.samples = samples_->value();
   p.guidance.from = guidance::parse_guide_from(from_->currentText().toStdString(), "Draw from");
+  p.guidance.method = guidance::kGuidanceMethodNames.parse(
+      guidanceMethod_->currentText().toStdString(), "Guidance method");
   guidance::check_guidance(p.guidance);
   designOptions(p);
   o.name = name_->text().trimmed().toStdString();
@@ -751,6 +755,8 @@ void DesignPanel::setParams(const pipeline::RunParams& p, const QString& model) 
   schedule_->setCurrentText(QString::fromLatin1(guidance::gamma_schedule_name(p.guidance.schedule)));
   samples_->setValue(p.guidance.samples);
   from_->setCurrentText(QString::fromLatin1(guidance::guide_from_name(p.guidance.from)));
+  guidanceMethod_->setCurrentText(
+      QString::fromLatin1(guidance::kGuidanceMethodNames.name(p.guidance.method)));
   setDesignParams(p.design);
 }
 
@@ -770,6 +776,7 @@ std::vector<std::pair<QString, QWidget*>> DesignPanel::settingsFields() const {
           {"schedule", schedule_},
           {"samples", samples_},
           {"from", from_},
+          {"guidance_method", guidanceMethod_},
           {"tags", tags_},
           // Design section
           {"template", template_},
