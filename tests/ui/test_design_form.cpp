@@ -93,7 +93,8 @@ class DesignFormTest : public QObject {
       QCOMPARE(items, expected);
       ++combos;
     }
-    QCOMPARE(combos, 5);  // method, integrator, gamma_schedule, guide_from, fixed_hold
+    QCOMPARE(combos, 6);  // method, integrator, gamma_schedule, guidance_method, guide_from,
+                          // fixed_hold
   }
 
   void designFieldsTakeTheirHelpFromTheSchema() {
