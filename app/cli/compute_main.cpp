@@ -36,6 +36,7 @@ int main(int argc, char** argv) {
   gsflow::app::add_score_command(*app);
   gsflow::app::add_train_judge_command(*app);
   gsflow::app::add_eval_guidance_command(*app);
+  gsflow::app::add_profile_command(*app);
   gsflow::app::add_rerun_command(*app);
   gsflow::app::add_data_commands(*app);
   gsflow::app::add_runs_commands(*app);

@@ -13,5 +13,6 @@ void add_eval_command(CLI::App& app);              // eval_command.cpp
 void add_rerun_command(CLI::App& app);             // rerun_command.cpp
 void add_train_judge_command(CLI::App& app);       // train_judge_command.cpp
 void add_eval_guidance_command(CLI::App& app);     // eval_guidance_command.cpp
+void add_profile_command(CLI::App& app);           // profile_command.cpp
 
 }  // namespace gsflow::app

@@ -3,12 +3,14 @@
 
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 
 #include "gsflow/engine/alphabet.hpp"
 #include "gsflow/guidance/properties.hpp"
 #include "gsflow/models/catalog.hpp"
 #include "gsflow/models/model.hpp"
+#include "gsflow/pipeline/typicality_file.hpp"
 #include "gsflow/storage/run_store.hpp"
 
 namespace gsflow::pipeline {
@@ -154,6 +156,15 @@ StoredRunOutcome run_and_store(StoredRunOptions options, const StoredRunHooks& h
       if (hooks.frame)
         for (std::size_t i = before; i < pending.size(); ++i) hooks.frame(pending[i]);
     };
+  // Guided outputs say how far each is from the training data's statistics (typicality.hpp):
+  // "atypical" counts the statistics outside the range the model's profile records.
+  std::optional<engine::TypicalityProfile> profile;
+  if (params.guidance.active()) {
+    profile = profile_for(outcome.model_file);
+    if (!profile && hooks.notice)
+      hooks.notice("no typicality profile beside " + outcome.model_file +
+                   " (gsflow profile writes one): guided outputs carry no 'atypical' count");
+  }
   const auto on_batch = [&](std::size_t first, std::span<const std::vector<std::uint8_t>> batch,
                             std::span<const DesignNote> notes) {
     storage::Batch b;
@@ -163,6 +174,7 @@ StoredRunOutcome run_and_store(StoredRunOptions options, const StoredRunHooks& h
       s.text = alphabet.decode(batch[j]);
       s.scores = guidance::property_scores(spec.alphabet, batch[j]);
       if (j < notes.size()) add_design_scores(notes[j], s.scores);
+      if (profile) s.scores["atypical"] = static_cast<double>(profile->atypical(batch[j]).size());
       b.sequences.push_back(s);
     }
     const engine::SequenceSet letters(batch.begin(), batch.end());

@@ -6,3 +6,4 @@
 #pragma once
 
 #include "gsflow/engine/metrics/set_metrics.hpp"
+#include "gsflow/engine/metrics/typicality.hpp"
