@@ -6,6 +6,8 @@
 #include <iostream>
 #include <map>
 
+#include "gsflow/pipeline/design.hpp"
+#include "gsflow/pipeline/run_params.hpp"
 #include "run_records.hpp"
 #include "store_commands.hpp"
 #include "validators.hpp"
@@ -110,6 +112,12 @@ void run_show(const std::string& db, const std::string& key, bool as_json) {
   out += fmt::format("  version    gsflow {}\n", r.version);
   out += fmt::format("  tags       {}\n", r.tags.empty() ? "-" : join_tags(r.tags));
   if (!r.notes.empty()) out += fmt::format("  notes      {}\n", r.notes);
+  try {  // fixed letters, constraints, start sequences, when the run had any
+    const std::string design =
+        pipeline::design_summary(pipeline::parse_run_params(r.params_json).design);
+    if (!design.empty()) out += fmt::format("  design     {}\n", design);
+  } catch (const std::invalid_argument&) {  // an unreadable record: the raw parameters below
+  }
   std::size_t width = 0;  // names aligned, never run into the figures
   for (const auto& [k, v] : summary.items()) width = std::max(width, k.size());
   for (const auto& [k, v] : summary.items())

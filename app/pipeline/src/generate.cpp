@@ -36,6 +36,9 @@ std::vector<std::size_t> sequence_lengths(const models::Model& model,
                                           const GenerateRequest& request) {
   const auto& spec = model.spec();
   const bool any_length = spec.variable_length();
+  // The design's own letters and options are checked first: a wrong letter in a template or start
+  // sequence is named as such, not as a length.
+  if (request.design.active()) Design(request.design, engine::alphabet_by_name(spec.alphabet));
   if (request.design.active() && design_length(request.design, request.first) != 0) {
     std::vector<std::size_t> lengths(request.n);
     for (std::size_t i = 0; i < request.n; ++i) {
@@ -100,6 +103,13 @@ std::vector<std::shared_ptr<const guidance::Objective>> guidance_objectives(cons
                                   (objectives[j] ? objectives[j]->info().alphabet : "?") +
                                   " sequences, the model makes " + spec.alphabet);
   return objectives;
+}
+
+void check_design(const models::Model& model, const GenerateRequest& request) {
+  if (!request.design.active()) return;
+  const auto lengths = sequence_lengths(model, request);
+  Design(request.design, engine::alphabet_by_name(model.spec().alphabet))
+      .prepare(request.first, lengths);
 }
 
 namespace {

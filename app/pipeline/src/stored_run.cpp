@@ -122,6 +122,7 @@ StoredRunOutcome run_and_store(StoredRunOptions options, const StoredRunHooks& h
   // Objectives are built once: they guide (when gamma > 0) and score every finished sequence.
   request.objectives = guidance_objectives(model, request);
   const auto lengths = sequence_lengths(model, request);  // checks the length
+  check_design(model, request);  // refused before the run is registered: nothing stored
   const engine::Kernels kernels(
       engine::KernelOptions{.consistent = params.consistent, .threads = params.threads});
   outcome.kernels = kernel_names(kernels, spec.k);

@@ -76,6 +76,11 @@ GenerateResult generate(const models::Model& model, const GenerateRequest& reque
                         const engine::Kernels& kernels, const engine::SamplerHooks& hooks = {},
                         const BatchSink& on_batch = {}, const guidance::StepScoreSink& on_step_score = {});
 
+// Checks the request's design before any work (what generate() would refuse: letters, lengths,
+// options, and whether each sequence's constraints can be met). Throws std::invalid_argument
+// naming the option; a no-op without a design.
+void check_design(const models::Model& model, const GenerateRequest& request);
+
 // The objectives of request.guidance.terms: request.objectives when given, else built for the
 // model's alphabet. Throws std::invalid_argument naming the term for a mismatch.
 std::vector<std::shared_ptr<const guidance::Objective>> guidance_objectives(const models::Model& model,
