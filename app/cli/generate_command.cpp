@@ -120,7 +120,7 @@ void add_generate_command(CLI::App& app) {
   cmd->add_option("--start", cli->start_fasta,
                   "Start from the sequences of this FASTA file (sequence i from record i mod "
                   "count): see --start-time and --max-edits");
-  cmd->add_option("--out", cli->out,
+  cmd->add_option("-o,--out", cli->out,
                   "FASTA file to write (default: stdout, unless --json)");
   cmd->add_option("--width", cli->width, "FASTA line width (0 = one line)")->capture_default_str();
   cmd->add_option("--guide", cli->guides,

@@ -22,7 +22,7 @@ void add_row_option(CLI::App& cmd, pipeline::RunParams& params, const pipeline::
   const std::string help = row.help + (range.empty() ? "" : " [" + range + "]");
   if (row.type == pipeline::ParamType::list) {  // given once per item
     cmd.add_option_function<std::vector<std::string>>(
-           flag,
+           row.flags(),
            [&params, &row, flag](const std::vector<std::string>& items) {
              for (const auto& item : items) row.set(params, item, flag);
            },
@@ -33,7 +33,8 @@ void add_row_option(CLI::App& cmd, pipeline::RunParams& params, const pipeline::
     return;
   }
   auto* opt = cmd.add_option_function<std::string>(
-      flag, [&params, &row, flag](const std::string& text) { row.set(params, text, flag); }, help);
+      row.flags(), [&params, &row, flag](const std::string& text) { row.set(params, text, flag); },
+      help);
   if (row.type == pipeline::ParamType::integer) opt->type_name("INT");
   if (row.type == pipeline::ParamType::real) opt->type_name("FLOAT");
   if (row.type == pipeline::ParamType::choice) opt->type_name("NAME");

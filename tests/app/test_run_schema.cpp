@@ -137,3 +137,25 @@ TEST(RunSchema, SeedTakesEveryUnsigned64BitValueAndNothingElse) {
 
 }  // namespace
 }  // namespace gsflow::pipeline
+
+namespace gsflow::pipeline {
+namespace {
+
+// The common flags have one-letter aliases that set the same field (-n, -m, -s).
+TEST(RunSchema, ShortOptionsSetTheSameFields) {
+  RunParams p;
+  CLI::App app;
+  app::add_run_options(app, p);
+  std::vector<std::string> args{"gsflow", "-n", "7", "-m", "peptide", "-s", "42"};
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  app.parse(static_cast<int>(argv.size()), argv.data());
+  EXPECT_EQ(p.n, 7u);
+  EXPECT_EQ(p.model, "peptide");
+  EXPECT_EQ(p.sampler.seed, 42u);
+  EXPECT_EQ(run_param("n").flags(), "-n,--n");
+  EXPECT_EQ(run_param("steps").flags(), "--steps");
+}
+
+}  // namespace
+}  // namespace gsflow::pipeline

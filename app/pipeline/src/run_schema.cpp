@@ -137,6 +137,11 @@ RunParam split_commas(RunParam row) {
   return row;
 }
 
+RunParam with_short(char name, RunParam row) {
+  row.short_name = name;
+  return row;
+}
+
 RunParam optional(RunParam row) {
   row.optional = true;
   return row;
@@ -180,9 +185,9 @@ std::vector<RunParam> make_schema() {
     p.model = std::string(text);
   };
   return {
-      model,
-      integer("n", 1, 1e7, "Number of sequences (of the whole request when sharded)",
-              [](RunParams& p) -> auto& { return p.n; }),
+      with_short('m', model),
+      with_short('n', integer("n", 1, 1e7, "Number of sequences (of the whole request when sharded)",
+                              [](RunParams& p) -> auto& { return p.n; })),
       integer("length", 0, 100000,
               "Letters per sequence (0 = the model's; peptides: drawn from training)",
               [](RunParams& p) -> auto& { return p.length; }),
@@ -219,9 +224,9 @@ std::vector<RunParam> make_schema() {
            [](RunParams& p) -> auto& { return p.sampler.snr; }),
       integer("batch", 1, 1e6, "Sequences per network call, and per commit to the run store",
               [](RunParams& p) -> auto& { return p.sampler.batch; }),
-      integer("seed", 0, std::numeric_limits<double>::infinity(),
-              "Seed (any 64-bit unsigned number): same seed, same sequences",
-              [](RunParams& p) -> auto& { return p.sampler.seed; }),
+      with_short('s', integer("seed", 0, std::numeric_limits<double>::infinity(),
+                              "Seed (any 64-bit unsigned number): same seed, same sequences",
+                              [](RunParams& p) -> auto& { return p.sampler.seed; })),
       integer("frames_every", 0, 1e6, "Store the trajectory every n-th step (0 = none)",
               [](RunParams& p) -> auto& { return p.sampler.frames_every; }),
       guided(real("gamma", 0, 1e6, "Guidance strength gamma (0 = unguided)",
@@ -295,6 +300,10 @@ std::string RunParam::flag() const {
   for (char& c : f)
     if (c == '_') c = '-';
   return f;
+}
+
+std::string RunParam::flags() const {
+  return short_name ? std::string("-") + short_name + "," + flag() : flag();
 }
 
 std::string RunParam::range() const {

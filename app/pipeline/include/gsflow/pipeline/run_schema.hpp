@@ -38,6 +38,7 @@ struct RunParam {
   bool cli = true;      // a `gsflow generate` option of its own (shard is given as --shard I/N)
   bool model_default = false;  // the default is the model's own (method): none to show or store
   bool optional = false;  // written to the JSON only when not at its default (design options)
+  char short_name = 0;    // a one-letter CLI alias (-n, -m, -s), or 0
   // The field's value as text ("100", "0.16", "true", "gsfm"; a list: its JSON array);
   // doubles round-trip exactly.
   std::function<std::string(const RunParams&)> get{};
@@ -46,6 +47,7 @@ struct RunParam {
   std::function<void(RunParams&, std::string_view text, const std::string& field)> set{};
 
   std::string flag() const;   // "--frames-every"
+  std::string flags() const;  // CLI11's name list: "-n,--n", or flag() without a short name
   std::string range() const;  // of a number: "1..1000000", "0 or more", "positive, at most 5"
 };
 
