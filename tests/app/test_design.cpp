@@ -256,3 +256,57 @@ TEST(Design, RunParamsRoundTripTheDesign) {
 
 }  // namespace
 }  // namespace gsflow::pipeline
+
+#include "gsflow/pipeline/edit_selection.hpp"
+
+namespace gsflow::pipeline {
+namespace {
+
+// Greedy selection over the proposed edits with the GC objective: from all-A, a proposal with
+// three C/G edits and three T edits under a budget of 2 keeps two C/G edits (each raises GC, the
+// T edits do not), scoring 1 + 6 + 5 sequences; a fixed letter that differs is forced first.
+TEST(EditSelection, KeepsTheEditsTheObjectiveWantsWithinTheBudget) {
+  const std::vector<std::uint8_t> start(12, 0);
+  std::vector<std::uint8_t> proposal = start;
+  proposal[1] = 1;   // C
+  proposal[4] = 3;   // T
+  proposal[6] = 2;   // G
+  proposal[7] = 3;   // T
+  proposal[9] = 1;   // C
+  proposal[11] = 3;  // T
+  const std::vector<std::shared_ptr<const guidance::Objective>> gc{
+      guidance::make_objective("gc", "dna")};
+  const std::vector<guidance::GuideTerm> terms{{"gc", 1.0}};
+  const auto picked = select_edits(start, proposal, {}, 2, gc, terms);
+  std::size_t edits = 0, gc_edits = 0;
+  for (std::size_t p = 0; p < start.size(); ++p) {
+    edits += picked.letters[p] != start[p];
+    gc_edits += picked.letters[p] == 1 || picked.letters[p] == 2;
+    if (picked.letters[p] != start[p]) {
+      EXPECT_EQ(picked.letters[p], proposal[p]);
+    }
+  }
+  EXPECT_EQ(edits, 2u);
+  EXPECT_EQ(gc_edits, 2u);
+  EXPECT_EQ(picked.objective_calls, 1u + 6u + 5u);
+  // A budget the proposal fits in returns it unchanged, without a call.
+  const auto all = select_edits(start, proposal, {}, 6, gc, terms);
+  EXPECT_EQ(all.letters, proposal);
+  EXPECT_EQ(all.objective_calls, 0u);
+  // Position 4 fixed to T: forced, so one free edit is left, and it is a C/G one.
+  std::vector<std::int16_t> fixed(12, -1);
+  fixed[4] = 3;
+  const auto forced = select_edits(start, proposal, fixed, 2, gc, terms);
+  EXPECT_EQ(forced.letters[4], 3u);
+  std::size_t others = 0;
+  for (std::size_t p = 0; p < 12; ++p) others += p != 4 && forced.letters[p] != 0;
+  EXPECT_EQ(others, 1u);
+  // Once no proposed edit raises the objective, selection stops below the budget.
+  const auto stop = select_edits(start, proposal, {}, 5, gc, terms);
+  std::size_t taken = 0;
+  for (std::size_t p = 0; p < 12; ++p) taken += stop.letters[p] != 0;
+  EXPECT_EQ(taken, 3u);
+}
+
+}  // namespace
+}  // namespace gsflow::pipeline

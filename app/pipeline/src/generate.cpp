@@ -12,6 +12,7 @@
 #include "gsflow/engine/philox.hpp"
 #include "gsflow/guidance/constraint_guide.hpp"
 #include "gsflow/guidance/svdd.hpp"
+#include "gsflow/pipeline/edit_selection.hpp"
 
 namespace gsflow::pipeline {
 
@@ -180,15 +181,20 @@ GenerateResult generate(const models::Model& model, const GenerateRequest& reque
   const auto length_of = [&lengths, first = request.first](std::size_t i) {
     return lengths[i - first];
   };
+  std::vector<std::shared_ptr<const guidance::Objective>> objectives;
   if (request.guidance.active()) {
+    objectives = guidance_objectives(model, request);
     if (request.guidance.method == guidance::GuidanceMethod::svdd)
-      value_guide = guidance::make_value_guide(guidance_objectives(model, request),
-                                               request.guidance, length_of, on_step_score,
-                                               &result.guidance);
+      value_guide = guidance::make_value_guide(objectives, request.guidance, length_of,
+                                               on_step_score, &result.guidance);
     else
-      guide = guidance::make_guide(guidance_objectives(model, request), request.guidance,
-                                   options.seed, length_of, on_step_score, &result.guidance);
+      guide = guidance::make_guide(objectives, request.guidance, options.seed, length_of,
+                                   on_step_score, &result.guidance);
   }
+  // Guided edits of a start sequence under a budget: the objectives pick which proposed edits
+  // to keep (edit_selection.hpp); the repair then only checks the constraints.
+  const bool select = design && request.guidance.active() && !request.design.starts.empty() &&
+                      request.design.max_edits != engine::kNoEditBudget;
   if (design && value_guide.value) {
     // SVDD keeps whole candidates: their violations count against their value.
     value_guide.value = guidance::penalise_violations(std::move(value_guide.value),
@@ -241,6 +247,16 @@ GenerateResult generate(const models::Model& model, const GenerateRequest& reque
       std::vector<std::uint8_t> seq(lengths[begin + j]);
       for (std::size_t p = 0; p < seq.size(); ++p)
         seq[p] = static_cast<std::uint8_t>(r.letters[j * len + p]);
+      if (select) {
+        const std::size_t i = request.first + begin + j;
+        const auto* fixed = design->fixed_of(i);
+        auto picked = select_edits(*design->start_of(i), seq,
+                                   fixed ? std::span<const std::int16_t>(*fixed)
+                                         : std::span<const std::int16_t>(),
+                                   request.design.max_edits, objectives, request.guidance.terms);
+        seq = std::move(picked.letters);
+        result.guidance.objective_calls += picked.objective_calls;
+      }
       if (design) {
         const engine::ConstRows preference{r.final_x.data() + j * len * spec.k, seq.size(), spec.k,
                                            spec.k};

@@ -89,15 +89,16 @@ class Design {
   const engine::Conditioning& conditioning() const { return conditioning_; }
   const engine::ConstraintSet& constraint_set() const { return constraints_; }
 
+  // Global sequence i's start letters and fixed letters (nullptr when it has none).
+  const std::vector<std::uint8_t>* start_of(std::size_t i) const;
+  const engine::FixedLetters* fixed_of(std::size_t i) const;
+
   // Repairs global sequence i's letters in place (preference: the model's final probabilities,
   // [letters.size(), K] or empty) and says what was done.
   DesignNote finish(std::size_t i, std::vector<std::uint8_t>& letters,
                     engine::ConstRows preference) const;
 
  private:
-  const engine::FixedLetters* fixed_of(std::size_t i) const;
-  const std::vector<std::uint8_t>* start_of(std::size_t i) const;
-
   DesignOptions options_;
   const engine::Alphabet* alphabet_;
   engine::ConstraintSet constraints_;
