@@ -167,7 +167,7 @@ struct Conditioning {
   // design/fixed_letters.hpp): at every step the state of a fixed position is held (see
   // FixedHold), its prediction is the letter, and it decodes to the letter. Empty = none.
   std::function<std::span<const std::int16_t>(std::size_t sequence)> fixed;
-  FixedHold hold = FixedHold::clean;
+  FixedHold hold = FixedHold::path;
   // Global sequence i's start letters (at most L): sampling starts from the path's sample of them
   // at start_time and integrates from there to t = 1 in `steps` steps. Empty = from noise at t = 0.
   std::function<std::span<const std::uint8_t>(std::size_t sequence)> start;
