@@ -9,6 +9,7 @@
 #include "bench_toy.hpp"
 #include "cli_main.hpp"
 #include "data_commands.hpp"
+#include "design_eval_commands.hpp"
 #include "gsflow/pipeline/signals.hpp"
 #include "model_commands.hpp"
 #include "score_command.hpp"
@@ -37,6 +38,8 @@ int main(int argc, char** argv) {
   gsflow::app::add_train_judge_command(*app);
   gsflow::app::add_eval_guidance_command(*app);
   gsflow::app::add_profile_command(*app);
+  gsflow::app::add_eval_design_command(*app);
+  gsflow::app::add_eval_edits_command(*app);
   gsflow::app::add_rerun_command(*app);
   gsflow::app::add_data_commands(*app);
   gsflow::app::add_runs_commands(*app);

@@ -1,7 +1,9 @@
-// `gsflow eval-guidance`: measures STGFlow steering. For each gamma it generates n sequences
-// guided by one objective and reports the objective's score distribution, an independent judge's
-// score (a k-mer logistic regression trained on another split), naturalness (k-mer JS to a data
-// split), uniqueness, diversity and time; beside them best-of-N rejection sampling from the
+// `gsflow eval-guidance`: measures steering (STGFlow or SVDD). For each gamma it generates n
+// sequences guided by one objective and reports the objective's score distribution, an independent
+// judge's score (a k-mer logistic regression trained on another split), naturalness (k-mer JS to a
+// data split), the composition checks of issue 38 (TATA window, CpG o/e, homopolymers; residues
+// above real positives' range, single-residue runs; atypical share) beside the same figures for
+// real sequences, uniqueness, diversity and time; beside them best-of-N rejection sampling from the
 // unguided model at the same number of objective (classifier) calls per sequence.
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -17,10 +19,12 @@
 #include "global_options.hpp"
 #include "gsflow/engine/sequence_metrics.hpp"
 #include "gsflow/evaluation/best_of_n.hpp"
+#include "gsflow/evaluation/composition_checks.hpp"
 #include "gsflow/pipeline/generate.hpp"
 #include "gsflow/models/judge.hpp"
 #include "gsflow/guidance/objective.hpp"
 #include "gsflow/models/catalog.hpp"
+#include "gsflow/pipeline/typicality_file.hpp"
 #include "model_commands.hpp"
 #include "sequence_sets.hpp"
 #include "statistics.hpp"
@@ -36,6 +40,7 @@ struct EvalGuidanceCli {
   std::string model = "dna-promoter", objective, judge, split = "validation", data, out;
   std::vector<double> gammas = {0, 1, 2, 4, 8};
   std::string schedule = "constant", from = "state", method = "stgflow";
+  std::string real_label = "auto";  // header field marking the objective's real class, or none
   std::size_t n = 500, pool = 0;
   int steps = 100, samples = 4, threads = 2;
   std::uint64_t seed = 0;
@@ -52,6 +57,31 @@ std::vector<double> gamma_list(std::vector<double> gammas) {
   std::sort(gammas.begin(), gammas.end());
   gammas.erase(std::unique(gammas.begin(), gammas.end()), gammas.end());
   return gammas;
+}
+
+// The header field that marks the objective's class in the training FASTA: `real_label` itself,
+// "" for "none", and for "auto" the objective's name when the first record's description holds
+// NAME=... (peptide/train.fasta carries amp=0/1/NA, the labels the amp classifier trains on).
+std::string class_field(const std::string& real_label, const std::string& objective,
+                        const std::string& training_file) {
+  if (real_label == "none") return "";
+  if (real_label != "auto") return real_label;
+  std::ifstream f(training_file);
+  std::string line;
+  while (std::getline(f, line))
+    if (!line.empty() && line[0] == '>') {
+      const auto space = line.find_first_of(" \t");
+      const std::string description = space == std::string::npos ? "" : line.substr(space + 1);
+      return header_field(description, objective).empty() ? "" : objective;
+    }
+  return "";
+}
+
+engine::SequenceSet positives_of(const LabelledSet& set) {
+  engine::SequenceSet out;
+  for (std::size_t i = 0; i < set.sequences.size(); ++i)
+    if (set.labels[i] == 1) out.push_back(set.sequences[i]);
+  return out;
 }
 
 struct Generated {
@@ -95,10 +125,69 @@ void run_eval_guidance(const EvalGuidanceCli& cli) {
   const std::string dataset = dna ? fmt::format("dna{}", spec.length) : "peptide";
   if (cli.split == "test")
     std::cerr << "eval-guidance: the test split is reserved for final reports\n";
-  const auto reference = read_sequences(data_file(dataset + "/" + cli.split + ".fasta", cli.data),
-                                        alphabet, 1, spec.length);
-  const auto training =
-      read_sequences(data_file(dataset + "/train.fasta", cli.data), alphabet, 1, spec.length);
+  const std::string training_file = data_file(dataset + "/train.fasta", cli.data);
+  const std::string reference_file = data_file(dataset + "/" + cli.split + ".fasta", cli.data);
+  const auto reference = read_sequences(reference_file, alphabet, 1, spec.length);
+  const auto training = read_sequences(training_file, alphabet, 1, spec.length);
+
+  // The composition checks and the real figures beside them. DNA: the training and reference
+  // sets as they are (promoter-proximal windows). Protein: the objective's real class, when the
+  // FASTA headers label it (amp=1), in the training and reference splits; the per-residue ceiling
+  // (99th percentile) is fitted on the training positives.
+  const std::string& letters = alphabet.letters();
+  const evaluation::CompositionOptions composition_options;
+  const auto profile = pipeline::profile_for(file);
+  if (!profile)
+    std::cerr << "eval-guidance: " << file << " has no typicality profile; the atypical share is "
+              << "left out\n";
+  const engine::TypicalityProfile* profile_ptr = profile ? &*profile : nullptr;
+  std::optional<evaluation::ResidueCeiling> ceiling;
+  json composition_real = json::object();
+  json ceiling_json = nullptr;
+  const auto checks_json = [&](const engine::SequenceSet& s) {
+    return evaluation::to_json(
+        evaluation::composition_checks(s, letters, composition_options,
+                                       ceiling ? &*ceiling : nullptr, profile_ptr),
+        letters, composition_options);
+  };
+  if (dna) {
+    composition_real["training"] = checks_json(training);
+    composition_real["training"]["source"] = dataset + "/train.fasta";
+    composition_real["reference"] = checks_json(reference);
+    composition_real["reference"]["source"] = dataset + "/" + cli.split + ".fasta";
+  } else {
+    const std::string field = class_field(cli.real_label, cli.objective, training_file);
+    engine::SequenceSet train_class = training, reference_class = reference;
+    std::string train_source = dataset + "/train.fasta", reference_source =
+        dataset + "/" + cli.split + ".fasta";
+    if (!field.empty()) {
+      train_class = positives_of(read_labelled(training_file, alphabet, field, 1, spec.length));
+      reference_class =
+          positives_of(read_labelled(reference_file, alphabet, field, 1, spec.length));
+      train_source += " " + field + "=1";
+      reference_source += " " + field + "=1";
+      if (train_class.empty() || reference_class.empty())
+        throw std::invalid_argument("--real-label " + field + ": no record labelled " + field +
+                                    "=1 in the training or the reference split");
+    }
+    ceiling = evaluation::ResidueCeiling::fit(train_class, letters,
+                                              composition_options.residue_quantile);
+    json high = json::object();
+    for (std::size_t j = 0; j < letters.size(); ++j)
+      high[std::string(1, letters[j])] = ceiling->high[j];
+    ceiling_json = {{"source", train_source},
+                    {"sequences", ceiling->reference_size},
+                    {"quantile", ceiling->quantile},
+                    {"high", high}};
+    composition_real["training_class"] = checks_json(train_class);
+    composition_real["training_class"]["source"] = train_source;
+    composition_real["reference_class"] = checks_json(reference_class);
+    composition_real["reference_class"]["source"] = reference_source;
+    if (!field.empty()) {
+      composition_real["training"] = checks_json(training);
+      composition_real["training"]["source"] = dataset + "/train.fasta";
+    }
+  }
 
   const engine::Kernels kernels(kernel_options(cli.threads));
   pipeline::GenerateRequest base;
@@ -160,8 +249,10 @@ void run_eval_guidance(const EvalGuidanceCli& cli) {
                 {"novelty_mean_identity", m.novelty_mean_identity},
                 {"exact_copy_fraction", m.exact_copy_fraction},
                 {"seconds", g.seconds},
+                {"seconds_per_100", g.seconds / static_cast<double>(cli.n) * 100.0},
                 {"time_ratio", unguided_seconds > 0 ? g.seconds / unguided_seconds : 1.0},
-                {"objective_calls_per_sequence", calls}};
+                {"objective_calls_per_sequence", calls},
+                {"composition", checks_json(g.sequences)}};
     if (judge) {
       row["judge_mean"] = mean(judged);
       row["judge_median"] = quantile(judged, 0.5);
@@ -183,7 +274,10 @@ void run_eval_guidance(const EvalGuidanceCli& cli) {
               {"gamma_schedule", cli.schedule},
               {"guide_from", cli.from},
               {"guidance_method", cli.method},
+              {"typicality_profile", profile ? json(pipeline::profile_path(file)) : json(nullptr)},
+              {"composition_real", composition_real},
               {"results", results}};
+  if (!dna) out["residue_ceiling"] = ceiling_json;
   const double p90 = judge ? quantile(unguided_judge, 0.9) : 0.0;
   if (judge) out["judge_p90_unguided"] = p90;
 
@@ -254,6 +348,41 @@ void run_eval_guidance(const EvalGuidanceCli& cli) {
                              r["diversity"].get<double>(), r["seconds"].get<double>(),
                              r["time_ratio"].get<double>());
   if (judge) std::cout << fmt::format("judge p90 unguided: {:.4f}\n", p90);
+
+  // The composition checks per gamma, then the same figures for the real sets.
+  const auto share = [](const json& c, const char* key) {
+    return c.contains(key) ? fmt::format("{:.1f} %", 100.0 * c[key].get<double>()) : "-";
+  };
+  const auto composition_cells = [&](const json& c) {
+    if (dna)
+      return fmt::format("{:>10} {:>8.3f} {:>8} {:>9}", share(c, "tata_window_fraction"),
+                         c["cpg_oe_mean"].get<double>(), share(c, "long_run_fraction"),
+                         share(c, "atypical_fraction"));
+    return fmt::format("{:>9} {:>12} {:>8} {:>9}", share(c, "residue_above_ceiling_fraction"),
+                       c["worst_residue"].get<std::string>() + " " +
+                           share(c, "worst_residue_fraction"),
+                       share(c, "long_run_fraction"), share(c, "atypical_fraction"));
+  };
+  const std::string header =
+      dna ? fmt::format("{:>10} {:>8} {:>8} {:>9}", "TATA -45..", "CpG o/e",
+                        fmt::format("run>={}", composition_options.dna_run), "atypical")
+          : fmt::format("{:>9} {:>12} {:>8} {:>9}", "any > p99", "worst > p99",
+                        fmt::format("run>={}", composition_options.protein_run), "atypical");
+  std::cout << fmt::format("\ncomposition checks{}\n",
+                           dna ? ""
+                               : fmt::format(" (ceiling: p99 of each residue's fraction in {}, {} "
+                                             "sequences)",
+                                             ceiling_json["source"].get<std::string>(),
+                                             ceiling->reference_size));
+  std::cout << fmt::format("{:>30} {} {:>7} {:>9} {:>6}\n", "set", header, "unique", "s/100",
+                           "x time");
+  for (const auto& r : results)
+    std::cout << fmt::format("{:>30} {} {:>7.3f} {:>9.2f} {:>6.2f}\n",
+                             fmt::format("gamma {:g}", r["gamma"].get<double>()),
+                             composition_cells(r["composition"]), r["uniqueness"].get<double>(),
+                             r["seconds_per_100"].get<double>(), r["time_ratio"].get<double>());
+  for (const auto& [key, c] : composition_real.items())
+    std::cout << fmt::format("{:>30} {}\n", c["source"].get<std::string>(), composition_cells(c));
   if (out.contains("best_of_n"))
     std::cout << fmt::format("best-of-{} (same objective calls per sequence, pool {}): guide "
                              "{:.4f}, judge {}\n",
@@ -293,6 +422,11 @@ void add_eval_guidance_command(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--pool", cli->pool,
                   "Unguided samples for best-of-N (default: 4 x the objective calls per sequence)");
+  cmd->add_option("--real-label", cli->real_label,
+                  "Peptides: FASTA header field marking the objective's real class (its =1 "
+                  "records give the real figures and the residue ceiling); auto: the objective's "
+                  "name when the training headers carry it; none: every training sequence")
+      ->capture_default_str();
   cmd->add_option("--split", cli->split, "Data split for k-mer JS: validation or test")
       ->capture_default_str();
   cmd->add_option("--seed", cli->seed, "Seed")->check(kUnsigned64)->capture_default_str();

@@ -132,6 +132,47 @@ assert b["classifier_calls"] == 20 and b["n"] == 20 and b["pool"] == 60, b
 # Best-of-20 by the guide has a higher guide mean than a random unguided sample.
 assert b["guide_mean"] > g[0]["guide_mean"], b
 assert 0 <= r["judge_p90_unguided"] <= 1
+# Composition checks (issue 38) per gamma and for the real sets: shares in [0, 1], CpG o/e near 1
+# for real promoters, the atypical share from the model's typicality profile.
+assert r["typicality_profile"].endswith("dna-promoter.profile.json"), r["typicality_profile"]
+real = r["composition_real"]
+assert real["training"]["source"] == "dna256/train.fasta" and real["reference"]["n"] > 1000, real
+assert 0.5 < real["training"]["cpg_oe_mean"] < 1.5, real["training"]
+for c in [row["composition"] for row in g.values()] + [real["training"], real["reference"]]:
+    assert c["tata_window"] == [-45, -15] and c["long_run_min"] == 8, c
+    for key in ("tata_window_fraction", "long_run_fraction", "atypical_fraction"):
+        assert 0 <= c[key] <= 1, (key, c)
+    assert c["cpg_oe_mean"] > 0, c
+assert g[0]["composition"]["n"] == 24
+assert g[0]["seconds_per_100"] > 0
+PY
+  # Peptides by SVDD: the real figures come from the amp=1 records, the ceiling from the training
+  # ones; --real-label none takes every training peptide instead.
+  expect_rc 0 "$G" eval-guidance --model peptide --objective amp --guidance-method svdd --gammas 8 \
+    --n 12 --steps 6 --pool 12 --seed 1 --out amp.json
+  grep -q "any > p99" out.txt || fail "no composition table in the text report"
+  expect_rc 0 "$G" eval-guidance --model peptide --objective amp --gammas 8 --n 8 --steps 4 \
+    --pool 8 --seed 1 --real-label none --json --out amp-all.json
+  python3 - <<'PY'
+import json
+r = json.load(open("amp.json"))
+assert r["guidance_method"] == "svdd"
+ceiling = r["residue_ceiling"]
+assert ceiling["source"] == "peptide/train.fasta amp=1" and ceiling["quantile"] == 0.99, ceiling
+assert 1000 < ceiling["sequences"] < 2000 and len(ceiling["high"]) == 20, ceiling
+real = r["composition_real"]
+assert real["reference_class"]["source"] == "peptide/validation.fasta amp=1", real
+# By construction about 1 % of the training positives lie above each residue's ceiling.
+assert real["training_class"]["worst_residue_fraction"] <= 0.011, real["training_class"]
+for c in [row["composition"] for row in r["results"]] + list(real.values()):
+    assert c["long_run_min"] == 5 and "cpg_oe_mean" not in c, c
+    for key in ("residue_above_ceiling_fraction", "worst_residue_fraction", "long_run_fraction",
+                "atypical_fraction"):
+        assert 0 <= c[key] <= 1, (key, c)
+    assert len(c["residue_above_ceiling_by_letter"]) == 20
+a = json.load(open("amp-all.json"))
+assert a["residue_ceiling"]["source"] == "peptide/train.fasta", a["residue_ceiling"]
+assert a["residue_ceiling"]["sequences"] > 10000 and "training" not in a["composition_real"]
 PY
   # The report plots.
   if command -v gnuplot >/dev/null; then
