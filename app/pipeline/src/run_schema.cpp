@@ -284,8 +284,8 @@ std::vector<RunParam> make_schema() {
       no_cli(list("start_ids", "Record ids of the start sequences",
                   [](RunParams& p) -> auto& { return p.design.start_ids; }, any_item)),
       optional(real("start_time", 0, 0.999,
-                    "Where a start sequence is put on the path: 0 = noise (forgets it), near 1 "
-                    "= kept",
+                    "Where a start sequence is put on the path: 0 = noise (forgets it); for the "
+                    "bundled promoter model 0.3-0.6 edits it, 0.8 and above keeps it",
                     [](RunParams& p) -> auto& { return p.design.start_time; })),
       optional(integer("max_edits", 0, 1e7,
                        "At most this many positions differ from the start sequence (exact)",
