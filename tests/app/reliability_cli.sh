@@ -44,27 +44,43 @@ signals)
   # A signal that arrives outside the run (LibTorch still loading, or the process already on its
   # way out) ends the process as signals do (exit 130 or 143); then there is no run, or a
   # completed one.
+  # The moments are drawn from this machine's own timing (a calibration run: start-up S, then
+  # generation G seconds), so that the test hits a run on a fast laptop and on a slow CI box alike:
+  # four runs in five get their signal inside the generation (S + 5..95 % of G), one in five while
+  # the process still loads (before S). (bash starts background jobs with SIGINT ignored, so an
+  # INT that lands before gsflow installs its handler is lost and that run completes: exit 0.)
+  SIGGEN=(generate --model dna-promoter --n 32 --steps 20 --batch 8 --threads 1 --quiet)
+  t0=$(date +%s%N)
+  "$G" "${SIGGEN[@]}" --no-store --out calib.fa 2>calib.err
+  total=$(python3 -c "import sys; print((int(sys.argv[2]) - int(sys.argv[1])) / 1e9)" "$t0" "$(date +%s%N)")
+  gen=$(grep -oE 'in [0-9.]+ s' calib.err | head -1 | grep -oE '[0-9.]+') \
+    || { cat calib.err >&2; fail "calibration run printed no generation time"; }
   interrupted=0
   for i in $(seq 50); do
     sig=INT; (( i % 2 )) && sig=TERM
-    "$G" generate --model dna-promoter --db s.sqlite --n 32 --steps 20 --batch 8 --threads 1 \
-      --quiet --name "sig$i" --out "sig$i.fa" 2>"sig$i.err" &
+    delay=$(python3 -c "
+import random, sys
+total, gen, i = float(sys.argv[1]), float(sys.argv[2]), int(sys.argv[3])
+start = max(total - gen, 0.05)
+print(random.uniform(0.0, start) if i % 5 == 0 else start + random.uniform(0.05, 0.95) * gen)
+" "$total" "$gen" "$i")
+    "$G" "${SIGGEN[@]}" --db s.sqlite --name "sig$i" --out "sig$i.fa" 2>"sig$i.err" &
     p=$!
-    sleep "$(( RANDOM % 16 + 10 ))e-1"
+    sleep "$delay"
     kill -"$sig" "$p" 2>/dev/null || true
     set +e; wait "$p"; rc=$?; set -e
-    echo "sig$i $rc" >>rc.txt
+    echo "sig$i $rc $sig $delay" >>rc.txt
     [[ $rc == 0 || $rc == 3 || $rc == 130 || $rc == 143 ]] \
       || { cat "sig$i.err" >&2; fail "run $i ($sig): exit $rc"; }
     (( rc == 3 )) && interrupted=$((interrupted + 1))
   done
-  (( interrupted >= 15 )) || fail "only $interrupted of 50 runs were interrupted: the test misses"
+  (( interrupted >= 15 )) || fail "only $interrupted of 50 runs were interrupted (calibration: $total s in all, generation $gen s): the test misses"
   "$G" runs list --db s.sqlite --json >list.json
   python3 - <<'PY'
 import json
 runs = {r["name"]: r for r in json.load(open("list.json"))}
 for line in open("rc.txt"):
-    name, rc = line.split()
+    name, rc = line.split()[:2]
     if rc in ("130", "143"):
         # Killed outside a run: before it began (no run), or after it finished (all stored).
         if name in runs:
