@@ -41,6 +41,7 @@ struct EvalGuidanceCli {
   std::vector<double> gammas = {0, 1, 2, 4, 8};
   std::string schedule = "constant", from = "state", method = "stgflow";
   std::string real_label = "auto";  // header field marking the objective's real class, or none
+  std::vector<std::string> also_guide;  // further terms guided with it (SPEC[=WEIGHT])
   std::size_t n = 500, pool = 0;
   int steps = 100, samples = 4, threads = 2;
   std::uint64_t seed = 0;
@@ -197,11 +198,16 @@ void run_eval_guidance(const EvalGuidanceCli& cli) {
   base.sampler.seed = cli.seed;
   base.sampler.batch = 256;
   base.guidance.terms = {{cli.objective, 1.0}};
+  base.objectives = {objective};
+  for (const auto& text : cli.also_guide) {
+    base.guidance.terms.push_back(guidance::parse_guide_term(text));
+    base.objectives.push_back(guidance::make_objective(base.guidance.terms.back().objective,
+                                                       spec.alphabet, cli.threads));
+  }
   base.guidance.samples = cli.samples;
   base.guidance.schedule = guidance::parse_gamma_schedule(cli.schedule, "--gamma-schedule");
   base.guidance.from = guidance::parse_guide_from(cli.from, "--guide-from");
   base.guidance.method = guidance::kGuidanceMethodNames.parse(cli.method, "--guidance-method");
-  base.objectives = {objective};
   const auto run = [&](double gamma, std::size_t first, std::size_t n) {
     auto request = base;
     request.guidance.gamma = gamma;
@@ -229,7 +235,9 @@ void run_eval_guidance(const EvalGuidanceCli& cli) {
     const auto judged = judge_scores(g.sequences);
     const auto m = engine::evaluate_set(g.sequences, reference, training, spec.k, kmax);
     const double js = mean(m.kmer_js);
-    const std::uint64_t calls = g.objective_calls / cli.n;
+    // Calls of the objective under test (each term is called as often; --also-guide terms are
+    // not counted, so best-of-N gets the classifier calls of the guided runs).
+    const std::uint64_t calls = g.objective_calls / cli.n / base.guidance.terms.size();
     if (gamma == 0.0) {
       unguided_guide = guide;
       unguided_judge = judged;
@@ -274,6 +282,7 @@ void run_eval_guidance(const EvalGuidanceCli& cli) {
               {"gamma_schedule", cli.schedule},
               {"guide_from", cli.from},
               {"guidance_method", cli.method},
+              {"also_guide", cli.also_guide},
               {"typicality_profile", profile ? json(pipeline::profile_path(file)) : json(nullptr)},
               {"composition_real", composition_real},
               {"results", results}};
@@ -427,6 +436,9 @@ void add_eval_guidance_command(CLI::App& app) {
                   "records give the real figures and the residue ceiling); auto: the objective's "
                   "name when the training headers carry it; none: every training sequence")
       ->capture_default_str();
+  cmd->add_option("--also-guide", cli->also_guide,
+                  "A further guide term, SPEC[=WEIGHT], steering with the objective (e.g. "
+                  "natural:amp=0.5); repeatable. The figures stay the objective's");
   cmd->add_option("--split", cli->split, "Data split for k-mer JS: validation or test")
       ->capture_default_str();
   cmd->add_option("--seed", cli->seed, "Seed")->check(kUnsigned64)->capture_default_str();

@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "classifier_objective.hpp"
+#include "gsflow/guidance/natural.hpp"
 #include "gsflow/models/classifier.hpp"
 #include "property_objectives.hpp"
 
@@ -23,6 +24,7 @@ std::shared_ptr<const Objective> make_objective(const std::string& spec,
   const std::string arg = colon == std::string::npos ? "" : spec.substr(colon + 1);
   if (name.empty()) throw std::invalid_argument("--guide '" + spec + "': no objective name");
   if (auto property = detail::make_property_objective(spec, name, arg, alphabet)) return property;
+  if (name == "natural") return make_natural_objective(spec, arg, alphabet);
   if (name == "classifier") {
     if (arg.empty())
       throw std::invalid_argument("--guide " + spec + ": give the file, classifier:FILE");
