@@ -21,6 +21,7 @@ class NaturalObjective final : public Objective {
     info_.name = std::move(spec);
     info_.alphabet = std::move(alphabet);
     info_.k = band_.letters.size();
+    info_.on_prediction = true;
     info_.description = "composition inside the band of " + band_.reference +
                         " (0 inside; minus squared standard deviations outside)";
   }

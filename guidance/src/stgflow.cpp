@@ -76,46 +76,30 @@ class Stgflow {
     if (gamma == 0.0) return;  // the drift stays zero: the sampler takes the unguided path
     const std::size_t n = step.sequences, l = step.length, k = step.x.k;
     const std::size_t m_count = static_cast<std::size_t>(opt_.samples), total = m_count * n;
-    const engine::ConstRows src = opt_.from == GuideFrom::prediction ? step.xhat : step.x;
     // The M draws of every sequence: draw m of sequence i is sequence m * n + i of the batch.
     lengths_.resize(total);
     for (std::size_t i = 0; i < n; ++i) {
       const auto len = static_cast<std::uint16_t>(std::min(length_of_(step.first_sequence + i), l));
       for (std::size_t m = 0; m < m_count; ++m) lengths_[m * n + i] = len;
     }
-    hard_.assign(total * l * k, 0.0f);
-    const engine::PhiloxKey key{static_cast<std::uint32_t>(seed_),
-                                static_cast<std::uint32_t>(seed_ >> 32)};
-    for (std::size_t m = 0; m < m_count; ++m) {
-      const std::uint64_t stream =
-          kGuideStream | (static_cast<std::uint64_t>(step.step) * 64 + m);
-      for (std::size_t i = 0; i < n; ++i)
-        for (std::size_t p = 0; p < lengths_[i]; ++p) {
-          const float* row = src.data + (i * l + p) * src.stride;
-          const auto global_row = static_cast<std::uint32_t>((step.first_sequence + i) * l + p);
-          // Gumbel-max, argmax_c log x_c - log(-log u_c) = argmax_c x_c / (-log u_c): a draw
-          // from the row, with the uniforms of noise_uniform (one Philox block per 4 letters).
-          std::size_t best = 0;
-          float best_value = -1.0f;
-          for (std::size_t c0 = 0; c0 < k; c0 += 4) {
-            const engine::PhiloxCounter bits = engine::philox4x32_10(
-                {static_cast<std::uint32_t>(c0 / 4), global_row, static_cast<std::uint32_t>(stream),
-                 static_cast<std::uint32_t>(stream >> 32)},
-                key);
-            for (std::size_t c = c0; c < std::min(c0 + 4, k); ++c) {
-              const float v = row[c] / -std::log(engine::uniform_from_bits(bits[c - c0]));
-              if (v > best_value) best_value = v, best = c;
-            }
-          }
-          hard_[((m * n + i) * l + p) * k + best] = 1.0f;
-        }
-    }
-    const SequenceRows draws{{hard_.data(), total * l, k, k}, total, l, lengths_};
+    // Draws from the state or the prediction (GuideFrom, and ObjectiveInfo::on_prediction): each
+    // set drawn at most once per step, with the same noise.
+    bool drawn_state = false, drawn_xhat = false;
+    const auto draws_for = [&](bool xhat) -> const std::vector<float>& {
+      std::vector<float>& hard = xhat ? hard_xhat_ : hard_;
+      bool& drawn = xhat ? drawn_xhat : drawn_state;
+      if (!drawn) draw(step, xhat ? step.xhat : step.x, hard);
+      drawn = true;
+      return hard;
+    };
     scores_.resize(total);
     grad_.resize(total * l * k);
     engine::Rows grad{grad_.data(), total * l, k, k};
     for (std::size_t j = 0; j < objectives_.size(); ++j) {
       const Objective& objective = *objectives_[j];
+      const std::vector<float>& hard =
+          draws_for(opt_.from == GuideFrom::prediction || objective.info().on_prediction);
+      const SequenceRows draws{{hard.data(), total * l, k, k}, total, l, lengths_};
       if (objective.info().differentiable) {
         objective.evaluate(draws, scores_, &grad);
         require_finite(objective, scores_, &grad);
@@ -125,7 +109,7 @@ class Stgflow {
         require_finite(objective, scores_);
         for (std::size_t s = 0; s < total; ++s) {
           const std::size_t len = lengths_[s];
-          substitution_scan(objective, {hard_.data() + s * l * k, len, k, k}, len,
+          substitution_scan(objective, {hard.data() + s * l * k, len, k, k}, len,
                             {grad_.data() + s * l * k, len, k, k});
           std::fill(grad_.begin() + static_cast<std::ptrdiff_t>((s * l + len) * k),
                     grad_.begin() + static_cast<std::ptrdiff_t>((s + 1) * l * k), 0.0f);
@@ -154,6 +138,40 @@ class Stgflow {
   }
 
  private:
+  // One letter per real position of each of the M * n draws, from the rows of `src`, as one-hot
+  // rows in `hard` ([M * n * l, K]).
+  void draw(const engine::GuideStep& step, engine::ConstRows src, std::vector<float>& hard) const {
+    const std::size_t n = step.sequences, l = step.length, k = step.x.k;
+    const std::size_t m_count = static_cast<std::size_t>(opt_.samples);
+    hard.assign(m_count * n * l * k, 0.0f);
+    const engine::PhiloxKey key{static_cast<std::uint32_t>(seed_),
+                                static_cast<std::uint32_t>(seed_ >> 32)};
+    for (std::size_t m = 0; m < m_count; ++m) {
+      const std::uint64_t stream =
+          kGuideStream | (static_cast<std::uint64_t>(step.step) * 64 + m);
+      for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t p = 0; p < lengths_[i]; ++p) {
+          const float* row = src.data + (i * l + p) * src.stride;
+          const auto global_row = static_cast<std::uint32_t>((step.first_sequence + i) * l + p);
+          // Gumbel-max, argmax_c log x_c - log(-log u_c) = argmax_c x_c / (-log u_c): a draw
+          // from the row, with the uniforms of noise_uniform (one Philox block per 4 letters).
+          std::size_t best = 0;
+          float best_value = -1.0f;
+          for (std::size_t c0 = 0; c0 < k; c0 += 4) {
+            const engine::PhiloxCounter bits = engine::philox4x32_10(
+                {static_cast<std::uint32_t>(c0 / 4), global_row, static_cast<std::uint32_t>(stream),
+                 static_cast<std::uint32_t>(stream >> 32)},
+                key);
+            for (std::size_t c = c0; c < std::min(c0 + 4, k); ++c) {
+              const float v = row[c] / -std::log(engine::uniform_from_bits(bits[c - c0]));
+              if (v > best_value) best_value = v, best = c;
+            }
+          }
+          hard[((m * n + i) * l + p) * k + best] = 1.0f;
+        }
+    }
+  }
+
   std::vector<std::shared_ptr<const Objective>> objectives_;
   GuidanceOptions opt_;
   std::uint64_t seed_;
@@ -161,7 +179,7 @@ class Stgflow {
   StepScoreSink sink_;
   GuidanceStats* stats_;
   std::vector<std::uint16_t> lengths_;
-  std::vector<float> hard_, grad_;
+  std::vector<float> hard_, hard_xhat_, grad_;
   std::vector<double> scores_;
 };
 

@@ -28,6 +28,10 @@ struct ObjectiveInfo {
   // potential = length x score, so a letter's gradient is O(1) whatever the length and one gamma
   // means the same push for every objective and length.
   bool extensive = false;
+  // STGFlow scores this objective on draws from the denoiser's prediction x_hat whatever the
+  // guide's source (GuideFrom): a statistic of the finished sequence (composition) that the
+  // state's early, noise-like draws cannot show (docs/notes/2026-12-06-naturalness.md).
+  bool on_prediction = false;
 };
 
 // n sequences as rows [n * length, K], row i * length + p = position p of sequence i (one-hot for
