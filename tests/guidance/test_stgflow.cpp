@@ -4,11 +4,15 @@
 // shards agree); per-step scores rise; run parameters keep the guidance.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
+#include <memory>
+#include <span>
 #include <numeric>
 #include <string>
 #include <vector>
 
+#include "gsflow/guidance/stgflow.hpp"
 #include "gsflow/pipeline/generate.hpp"
 #include "gsflow/pipeline/run_params.hpp"
 #include "models/bundled_models.hpp"
@@ -179,6 +183,65 @@ TEST(Stgflow, SchedulesShareTheTotalPush) {
   EXPECT_EQ(gamma_at(late, 0.0), 0.0);
   EXPECT_EQ(gamma_at(early, 1.0), 0.0);
   EXPECT_EQ(gamma_at(early, 0.25), 1.5);
+}
+
+}  // namespace
+}  // namespace gsflow::guidance
+
+namespace gsflow::guidance {
+namespace {
+
+// An objective that records the share of letter 0 among the draws it is given (no gradient).
+class LetterShareProbe final : public Objective {
+ public:
+  explicit LetterShareProbe(bool on_prediction) {
+    info_.name = "probe";
+    info_.alphabet = "dna";
+    info_.k = 4;
+    info_.on_prediction = on_prediction;
+  }
+  const ObjectiveInfo& info() const override { return info_; }
+  void evaluate(const SequenceRows& seqs, std::span<double> scores,
+                const engine::Rows* grad) const override {
+    std::size_t zeros = 0, total = 0;
+    for (std::size_t i = 0; i < seqs.n; ++i)
+      for (std::size_t p = 0; p < seqs.length_of(i); ++p, ++total)
+        zeros += seqs.x.data[(i * seqs.length + p) * seqs.x.stride] == 1.0f ? 1 : 0;
+    *share = static_cast<double>(zeros) / static_cast<double>(total);
+    std::fill(scores.begin(), scores.end(), 0.0);
+    if (grad)
+      for (std::size_t r = 0; r < grad->rows; ++r)
+        std::fill(grad->data + r * grad->stride, grad->data + r * grad->stride + 4, 0.0f);
+  }
+  std::shared_ptr<double> share = std::make_shared<double>(-1.0);
+
+ private:
+  ObjectiveInfo info_;
+};
+
+// A state that is uniform and a prediction that is all letter 0: an objective that asks for the
+// prediction sees only letter 0, one on the state sees about a quarter (4 * 64 * 50 draws), and
+// with GuideFrom::prediction both see the prediction.
+TEST(Stgflow, ObjectivesOnThePredictionAreScoredOnItsDraws) {
+  const std::size_t n = 64, l = 50;
+  std::vector<float> x(n * l * 4, 0.25f), xhat(n * l * 4, 0.0f), drift(n * l * 4, 0.0f);
+  for (std::size_t r = 0; r < n * l; ++r) xhat[r * 4] = 1.0f;
+  engine::GuideStep step{{x.data(), n * l, 4, 4}, {xhat.data(), n * l, 4, 4}, 0, n, l, 3, 0.4, 0.41};
+  for (const GuideFrom from : {GuideFrom::state, GuideFrom::prediction}) {
+    auto on_state = std::make_shared<LetterShareProbe>(false);
+    auto on_xhat = std::make_shared<LetterShareProbe>(true);
+    GuidanceOptions options;
+    options.terms = {{"probe", 1.0}, {"probe", 1.0}};
+    options.gamma = 1.0;
+    options.from = from;
+    const auto guide = make_guide({on_state, on_xhat}, options, 9, [l](std::size_t) { return l; });
+    guide(step, {drift.data(), n * l, 4, 4});
+    EXPECT_EQ(*on_xhat->share, 1.0);
+    if (from == GuideFrom::state)
+      EXPECT_NEAR(*on_state->share, 0.25, 0.02);  // binomial sd 0.0038
+    else
+      EXPECT_EQ(*on_state->share, 1.0);
+  }
 }
 
 }  // namespace
