@@ -1,14 +1,17 @@
 // `gsflow eval`: generates n sequences with a model and compares them with a data split, beside
 // the real-vs-real floor and two baselines (Linear FM at the same budget, a fitted PWM). With
 // --sequences it evaluates the records of a FASTA file instead (designs exported from a run or
-// written by another tool), against the same split, floor and PWM baseline.
+// written by another tool), against the same split, floor and PWM baseline. For peptides it adds
+// the protein-likeness figures (best local alignment against the training set, parasail).
 #include <fmt/format.h>
 
+#include <chrono>
 #include <filesystem>
 #include <iostream>
 #include <optional>
 
 #include "gsflow/evaluation/eval_report.hpp"
+#include "gsflow/evaluation/protein_likeness.hpp"
 #include "global_options.hpp"
 #include "gsflow/engine/errors.hpp"
 #include "gsflow/engine/sequence_metrics.hpp"
@@ -29,7 +32,46 @@ struct EvalCli {
   int steps = 100, threads = 2;
   std::uint64_t seed = 0;
   bool json = false, no_linear = false;
+  bool no_alignment = false;               // skip the protein-likeness alignments (peptides only)
+  evaluation::AlignmentOptions alignment;  // gap costs; threads come from --threads
 };
+
+std::vector<std::string> decode_all(const Sequences& set, const engine::Alphabet& alphabet) {
+  std::vector<std::string> out;
+  out.reserve(set.size());
+  for (const auto& s : set) out.push_back(alphabet.decode(s));
+  return out;
+}
+
+// Protein-likeness of the evaluated set and the baselines against the training set, beside a
+// sample of the held-out split (as many as the evaluated set; seed + 3) and that sample shuffled
+// (seed + 4). Seeds + 1 and + 2 are the floor's and PWM's.
+evaluation::ProteinLikeness protein_likeness(const Sequences& evaluated,
+                                             const std::map<std::string, Sequences>& baselines,
+                                             const Sequences& reference, const Sequences& training,
+                                             const engine::Alphabet& alphabet, const EvalCli& cli) {
+  const auto start = std::chrono::steady_clock::now();
+  evaluation::ProteinLikeness out;
+  out.options = cli.alignment;
+  out.options.threads = cli.threads;
+  out.training_size = training.size();
+  out.split = cli.split;
+  out.shuffle_seed = cli.seed + 4;
+  const auto train = decode_all(training, alphabet);
+  auto summary = [&](const std::vector<std::string>& set) {
+    return evaluation::summarize_hits(evaluation::nearest_training_hits(set, train, out.options));
+  };
+  const auto held_out =
+      decode_all(engine::sample_subset(reference, evaluated.size(), cli.seed + 3), alphabet);
+  out.designs = summary(decode_all(evaluated, alphabet));
+  out.reference = summary(held_out);
+  out.shuffled = summary(evaluation::shuffle_letters(held_out, out.shuffle_seed));
+  for (const auto& [name, set] : baselines)
+    out.baselines[name] = summary(decode_all(set, alphabet));
+  out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  std::cerr << fmt::format("eval: protein-likeness alignments in {:.1f} s\n", out.seconds);
+  return out;
+}
 
 // The generation of one eval set, as a stored run would record it (eval prints it with --json).
 pipeline::RunParams eval_params(const std::string& model_file, const models::Model& model,
@@ -58,6 +100,9 @@ Sequences generate_set(const pipeline::RunParams& params, const models::Model& m
 void run_eval(const EvalCli& cli) {
   if (cli.split != "validation" && cli.split != "test")
     throw std::invalid_argument("--split: expected validation or test, not '" + cli.split + "'");
+  if (cli.alignment.gap_extend > cli.alignment.gap_open)  // checked before generating
+    throw std::invalid_argument(fmt::format("--gap-extend {} exceeds --gap-open {}",
+                                            cli.alignment.gap_extend, cli.alignment.gap_open));
   const auto file = models::resolve_model(cli.model);
   const auto model = models::Model::load(file);
   const auto& spec = model.spec();
@@ -99,10 +144,12 @@ void run_eval(const EvalCli& cli) {
       engine::sample_subset(training, generated.size(), cli.seed + 1), reference, k, kmax);
 
   std::map<std::string, engine::SetMetrics> baselines;
+  std::map<std::string, Sequences> baseline_sets;  // kept for the protein-likeness alignments
   const auto pwm = engine::PwmModel::fit(training, k);
   const std::size_t n = generated.size();  // cli.n unless the set was read from a file
-  const auto pwm_set = dna ? pwm.sample(n, spec.length, cli.seed + 2) : pwm.sample(n, cli.seed + 2);
+  auto pwm_set = dna ? pwm.sample(n, spec.length, cli.seed + 2) : pwm.sample(n, cli.seed + 2);
   baselines["pwm"] = engine::evaluate_set(pwm_set, reference, training, k, kmax);
+  baseline_sets["pwm"] = std::move(pwm_set);
   if (!external && !cli.no_linear && spec.method != engine::Method::linear) {
     std::string linear_file;
     try {
@@ -113,14 +160,23 @@ void run_eval(const EvalCli& cli) {
     if (!linear_file.empty()) {
       const auto linear = models::Model::load(linear_file);
       std::cerr << "eval: Linear FM baseline " << linear_file << "\n";
-      baselines["linear_fm"] =
-          engine::evaluate_set(generate_set(eval_params(linear_file, linear, cli), linear),
-                               reference, training, k, kmax);
+      auto linear_set = generate_set(eval_params(linear_file, linear, cli), linear);
+      baselines["linear_fm"] = engine::evaluate_set(linear_set, reference, training, k, kmax);
+      baseline_sets["linear_fm"] = std::move(linear_set);
     }
   }
+  // Local alignment with BLOSUM62 is a protein measure: DNA sets are not aligned.
+  std::optional<evaluation::ProteinLikeness> likeness;
+  if (!dna && !cli.no_alignment)
+    likeness = protein_likeness(generated, baseline_sets, reference, training, alphabet, cli);
   if (cli.json) {
     auto j = evaluation::eval_json(name, cli.split, metrics, floor, baselines);
     j["seed"] = cli.seed;
+    if (likeness) {
+      j["protein_likeness"] = evaluation::protein_likeness_json(*likeness);
+      for (const auto& [bname, summary] : likeness->baselines)
+        j["baselines"][bname]["protein_likeness"] = evaluation::alignment_summary_json(summary);
+    }
     j["checkpoint"] = file;
     if (external) {
       j["sequences"] = cli.sequences;
@@ -135,6 +191,7 @@ void run_eval(const EvalCli& cli) {
     const std::string title =
         external ? std::filesystem::path(cli.sequences).filename().string() : name;
     std::cout << evaluation::eval_table(title, cli.split, metrics, floor, baselines);
+    if (likeness) std::cout << "\n" << evaluation::protein_likeness_table(title, *likeness);
   }
 }
 
@@ -166,6 +223,17 @@ void add_eval_command(CLI::App& app) {
                   "Linear FM baseline model (default: MODEL-linear when it exists)");
   cmd->add_flag("--no-linear", cli->no_linear, "Skip the Linear FM baseline");
   cmd->add_flag("--json", cli->json, "Print one JSON object on stdout");
+  cmd->add_flag("--no-alignment", cli->no_alignment,
+                "Peptides: skip the protein-likeness alignments against the training set");
+  cmd->add_option("--gap-open", cli->alignment.gap_open,
+                  "Protein-likeness: cost of a gap's first residue (12: BLAST's existence 11 "
+                  "+ extension 1)")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  cmd->add_option("--gap-extend", cli->alignment.gap_extend,
+                  "Protein-likeness: cost of each further gap residue")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
   cmd->add_option("--sequences", cli->sequences,
                   "Evaluate the records of this FASTA file instead of generating (the model "
                   "gives the alphabet, the longest length and the data set)")

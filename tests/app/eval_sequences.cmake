@@ -3,7 +3,9 @@
 # distribution), GC and TATA equal the split's own figures (GC profile MAE and TATA histogram L1
 # are 0), the file is recorded in the JSON and there is no Linear FM baseline (nothing is
 # generated). A DNA record with a letter outside ACGT fails with exit code 2 naming the file, the
-# line of its record and the position; --n together with --sequences is a usage error.
+# line of its record and the position; --n together with --sequences is a usage error. Peptide
+# training records evaluated as designs are their own nearest training hit: protein-likeness
+# identity 1 for every one (median 1, all >= 0.9), scores far above their shuffles.
 cmake_minimum_required(VERSION 3.25)
 if(NOT "$ENV{GSFLOW_DATA}" STREQUAL "")
   set(data $ENV{GSFLOW_DATA})
@@ -57,4 +59,45 @@ execute_process(COMMAND ${CMD} eval --model dna-promoter --sequences ${bad} --n 
                 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(NOT rc EQUAL 1)
   message(FATAL_ERROR "--n with --sequences: exit ${rc} (1 expected), stderr: ${err}")
+endif()
+
+# Protein-likeness: the first training peptides evaluated as if designed.
+file(READ ${data}/peptide/train.fasta head LIMIT 3000)
+string(FIND "${head}" "\n>" cut REVERSE)
+string(SUBSTRING "${head}" 0 ${cut} head)
+set(copies ${WORK}/eval-sequences-training-copies.fasta)
+file(WRITE ${copies} "${head}\n")
+file(STRINGS ${copies} copy_headers REGEX "^>")
+list(LENGTH copy_headers copy_records)
+execute_process(COMMAND ${CMD} eval --model peptide --sequences ${copies} --json
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "gsflow eval --sequences (peptides) failed (${rc})\nstderr: ${err}")
+endif()
+string(JSON aligned GET "${out}" protein_likeness designs n)
+string(JSON identity GET "${out}" protein_likeness designs identity_median)
+string(JSON identity_mean GET "${out}" protein_likeness designs identity_mean)
+string(JSON guard GET "${out}" protein_likeness designs fraction_identity_at_least)
+string(JSON score GET "${out}" protein_likeness designs score_median)
+string(JSON shuffled GET "${out}" protein_likeness shuffled score_median)
+string(JSON shuffled_n GET "${out}" protein_likeness shuffled n)
+message(STATUS "${copy_records} training copies: identity ${identity} (mean ${identity_mean}), "
+               ">= 0.9 ${guard}, median score ${score}, shuffled held-out ${shuffled}")
+if(copy_records LESS 10 OR NOT aligned EQUAL copy_records OR NOT shuffled_n EQUAL copy_records)
+  message(FATAL_ERROR "aligned ${aligned} designs, ${shuffled_n} shuffles; "
+                      "file has ${copy_records}")
+endif()
+if(NOT identity EQUAL 1 OR NOT identity_mean EQUAL 1 OR NOT guard EQUAL 1)
+  message(FATAL_ERROR "training copies: identity median ${identity}, mean ${identity_mean}, "
+                      ">= 0.9 fraction ${guard}; 1 expected for each")
+endif()
+if(NOT score GREATER 100 OR NOT shuffled LESS 70)
+  message(FATAL_ERROR "training copies median score ${score}, shuffled held-out ${shuffled}")
+endif()
+# --no-alignment leaves the figures out.
+execute_process(COMMAND ${CMD} eval --model peptide --sequences ${copies} --json --no-alignment
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+string(JSON likeness ERROR_VARIABLE no_likeness GET "${out}" protein_likeness)
+if(NOT rc EQUAL 0 OR NOT no_likeness)
+  message(FATAL_ERROR "--no-alignment: exit ${rc}, protein_likeness ${likeness}")
 endif()
