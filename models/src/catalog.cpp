@@ -21,10 +21,19 @@ namespace fs = std::filesystem;
 std::vector<std::string> model_folders() {
   std::vector<std::string> folders;
   if (const char* env = std::getenv("GSFLOW_MODELS"); env && *env) folders.emplace_back(env);
-  folders.emplace_back(GSFLOW_SOURCE_DIR "/models/pretrained");
+  // An installed binary (cmake --install, the .deb) has its models in <prefix>/share/gsflow/models
+  // and never looks at the source tree it was built from: that path belongs to the build machine
+  // and may hold other (retrained) models. A binary in a build tree has no such folder.
   std::error_code ec;
   const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-  if (!ec) folders.push_back((exe.parent_path().parent_path() / "share/gsflow/models").string());
+  const fs::path installed =
+      ec ? fs::path() : exe.parent_path().parent_path() / "share" / "gsflow" / "models";
+  if (!installed.empty() && fs::is_directory(installed, ec)) {
+    folders.push_back(installed.string());
+  } else {
+    folders.emplace_back(GSFLOW_SOURCE_DIR "/models/pretrained");
+    if (!installed.empty()) folders.push_back(installed.string());
+  }
   return folders;
 }
 

@@ -9,8 +9,9 @@
 
 namespace gsflow::models {
 
-// Folders searched for NAME.ckpt, in order: $GSFLOW_MODELS (if set), the pretrained folder of the
-// source tree this binary was built from, and <prefix>/share/gsflow/models next to the binary.
+// Folders searched for NAME.ckpt, in order: $GSFLOW_MODELS (if set), then for an installed binary
+// <prefix>/share/gsflow/models (the bin/ folder's sibling, when it exists) alone; for a binary in
+// a build tree the pretrained folder of the source tree it was built from.
 std::vector<std::string> model_folders();
 
 // The checkpoint file for `name`: `name` itself when it is an existing file, otherwise

@@ -106,8 +106,8 @@ class Classifier {
 // classifiers (models/pretrained/classifiers/) or takes an existing file path as is. Throws
 // ModelError listing what was searched.
 // Folders searched, in order: DIR/classifiers for each DIR of model_folders() (catalog.hpp):
-// $GSFLOW_MODELS/classifiers, the source tree's models/pretrained/classifiers and
-// <prefix>/share/gsflow/models/classifiers. A name finds NAME.ckpt, then NAME.json.
+// $GSFLOW_MODELS/classifiers, then <prefix>/share/gsflow/models/classifiers when installed, else
+// the source tree's models/pretrained/classifiers. A name finds NAME.ckpt, then NAME.json.
 std::string resolve_classifier(const std::string& name);
 // Names (file stems) of the .ckpt and .json classifiers in those folders, sorted, no duplicates.
 std::vector<std::string> bundled_classifiers();

@@ -165,8 +165,9 @@ class KmerJudge {
 };
 
 // The judge file for `name`: `name` itself when it is an existing file, else NAME.json in the
-// "judges" subfolder of each of models::model_folders() ($GSFLOW_MODELS/judges, then the source
-// tree's models/pretrained/judges, then <prefix>/share/gsflow/models/judges). Throws
+// "judges" subfolder of each of models::model_folders() ($GSFLOW_MODELS/judges, then
+// <prefix>/share/gsflow/models/judges when installed, else the source tree's
+// models/pretrained/judges). Throws
 // models::ModelError listing the folders searched and the judges found.
 std::string resolve_judge(const std::string& name);
 // Names (file stems) of the judges in those folders, sorted, without duplicates.
