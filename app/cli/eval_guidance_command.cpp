@@ -22,6 +22,7 @@
 #include "gsflow/evaluation/composition_checks.hpp"
 #include "gsflow/pipeline/generate.hpp"
 #include "gsflow/models/judge.hpp"
+#include "gsflow/guidance/natural.hpp"
 #include "gsflow/guidance/objective.hpp"
 #include "gsflow/models/catalog.hpp"
 #include "gsflow/pipeline/typicality_file.hpp"
@@ -42,6 +43,7 @@ struct EvalGuidanceCli {
   std::string schedule = "constant", from = "state", method = "stgflow";
   std::string real_label = "auto";  // header field marking the objective's real class, or none
   std::vector<std::string> also_guide;  // further terms guided with it (SPEC[=WEIGHT])
+  double naturalness = guidance::kDefaultNaturalness;  // as generate's --naturalness
   std::size_t n = 500, pool = 0;
   int steps = 100, samples = 4, threads = 2;
   std::uint64_t seed = 0;
@@ -82,6 +84,12 @@ engine::SequenceSet positives_of(const LabelledSet& set) {
   engine::SequenceSet out;
   for (std::size_t i = 0; i < set.sequences.size(); ++i)
     if (set.labels[i] == 1) out.push_back(set.sequences[i]);
+  return out;
+}
+
+json terms_json(const std::vector<guidance::GuideTerm>& terms) {
+  json out = json::array();
+  for (const auto& t : terms) out.push_back({{"objective", t.objective}, {"weight", t.weight}});
   return out;
 }
 
@@ -199,11 +207,12 @@ void run_eval_guidance(const EvalGuidanceCli& cli) {
   base.sampler.batch = 256;
   base.guidance.terms = {{cli.objective, 1.0}};
   base.objectives = {objective};
-  for (const auto& text : cli.also_guide) {
+  for (const auto& text : cli.also_guide)
     base.guidance.terms.push_back(guidance::parse_guide_term(text));
-    base.objectives.push_back(guidance::make_objective(base.guidance.terms.back().objective,
-                                                       spec.alphabet, cli.threads));
-  }
+  guidance::add_naturalness(base.guidance.terms, cli.naturalness);
+  for (std::size_t j = 1; j < base.guidance.terms.size(); ++j)
+    base.objectives.push_back(
+        guidance::make_objective(base.guidance.terms[j].objective, spec.alphabet, cli.threads));
   base.guidance.samples = cli.samples;
   base.guidance.schedule = guidance::parse_gamma_schedule(cli.schedule, "--gamma-schedule");
   base.guidance.from = guidance::parse_guide_from(cli.from, "--guide-from");
@@ -283,6 +292,8 @@ void run_eval_guidance(const EvalGuidanceCli& cli) {
               {"guide_from", cli.from},
               {"guidance_method", cli.method},
               {"also_guide", cli.also_guide},
+              {"naturalness", cli.naturalness},
+              {"guide_terms", terms_json(base.guidance.terms)},
               {"typicality_profile", profile ? json(pipeline::profile_path(file)) : json(nullptr)},
               {"composition_real", composition_real},
               {"results", results}};
@@ -439,6 +450,10 @@ void add_eval_guidance_command(CLI::App& app) {
   cmd->add_option("--also-guide", cli->also_guide,
                   "A further guide term, SPEC[=WEIGHT], steering with the objective (e.g. "
                   "natural:amp=0.5); repeatable. The figures stay the objective's");
+  cmd->add_option("--naturalness", cli->naturalness,
+                  "As generate's: weight of the natural:NAME term added for the objective when it "
+                  "has a composition band; 0 = off")
+      ->capture_default_str();
   cmd->add_option("--split", cli->split, "Data split for k-mer JS: validation or test")
       ->capture_default_str();
   cmd->add_option("--seed", cli->seed, "Seed")->check(kUnsigned64)->capture_default_str();

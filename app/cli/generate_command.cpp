@@ -8,6 +8,7 @@
 #include "generation_run.hpp"
 #include "gsflow/engine/errors.hpp"
 #include "gsflow/engine/fasta.hpp"
+#include "gsflow/guidance/natural.hpp"
 #include "gsflow/pipeline/run_schema.hpp"
 #include "global_options.hpp"
 #include "gsflow/storage/run_store.hpp"
@@ -24,6 +25,7 @@ struct GenerateCli {
   bool method_given = false;
   std::string shard;
   std::vector<std::string> guides;
+  double naturalness = guidance::kDefaultNaturalness;
   std::string template_fasta, start_fasta;
   std::string db, name, notes, out;
   std::vector<std::string> tags;
@@ -81,6 +83,7 @@ void run_generate(GenerateCli cli) {
   options.method_given = cli.method_given;
   for (const auto& g : cli.guides)
     options.params.guidance.terms.push_back(guidance::parse_guide_term(g));
+  guidance::add_naturalness(options.params.guidance.terms, cli.naturalness);
   guidance::check_guidance(options.params.guidance);
   if (!cli.shard.empty())
     std::tie(options.params.shard, options.params.shards) = pipeline::parse_shard(cli.shard, "--shard");
@@ -126,7 +129,13 @@ void add_generate_command(CLI::App& app) {
   cmd->add_option("--guide", cli->guides,
                   "Steer toward an objective: NAME[:ARG][=WEIGHT], repeatable (gc, gc:0.6, motif, "
                   "motif:FILE.jaspar, tata, promoter; gravy, charge, charge:3, amp; "
-                  "classifier:FILE.ckpt|.json). Each sequence is scored by every objective");
+                  "classifier:FILE.ckpt|.json; natural:NAME). Each sequence is scored by every "
+                  "objective");
+  cmd->add_option("--naturalness", cli->naturalness,
+                  "Weight of the natural:NAME term added for the first guide with a composition "
+                  "band (amp, promoter): keeps guided designs' letter and pair fractions inside "
+                  "the real class's range; 0 = off")
+      ->capture_default_str();
   cmd->add_option("--db", cli->db,
                   "Run store (SQLite) to record the run in (default: $GSFLOW_DB, else "
                   "$XDG_DATA_HOME/gsflow/runs.sqlite or ~/.local/share/gsflow/runs.sqlite)");

@@ -36,7 +36,8 @@ void run_band(const ProfileCli& cli, const std::string& checkpoint, const std::s
       if (set.labels[i] == 1) sequences.push_back(set.sequences[i]);
     reference += " " + cli.label + "=1";
   }
-  auto band = engine::CompositionBand::fit(sequences, alphabet.letters(), cli.quantile);
+  auto band = engine::CompositionBand::fit(sequences, alphabet.letters(), cli.quantile,
+                                           guidance::band_linear_features(alphabet.name()));
   band.reference = reference;
   const std::filesystem::path out =
       !cli.out.empty() ? std::filesystem::path(cli.out)

@@ -3,10 +3,13 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <stdexcept>
 
 #include "gsflow/engine/errors.hpp"
+#include "gsflow/guidance/properties.hpp"
 #include "gsflow/models/catalog.hpp"
 
 namespace gsflow::guidance {
@@ -52,7 +55,10 @@ class NaturalObjective final : public Objective {
 }  // namespace
 
 void write_band(const std::string& file, const engine::CompositionBand& band) {
+  nlohmann::json linear = nlohmann::json::array();
+  for (const auto& l : band.linear) linear.push_back({{"name", l.name}, {"weights", l.weights}});
   const nlohmann::json j = {{"letters", band.letters},   {"names", band.names},
+                            {"linear", linear},
                             {"low", band.low},           {"high", band.high},
                             {"scale", band.scale},       {"quantile", band.quantile},
                             {"reference", band.reference},
@@ -76,8 +82,17 @@ engine::CompositionBand read_band(const std::string& file) {
     b.quantile = j.at("quantile").get<double>();
     b.reference = j.at("reference").get<std::string>();
     b.reference_size = j.at("reference_size").get<std::size_t>();
+    auto expected = engine::composition_feature_names(b.letters);
+    for (const auto& l : j.at("linear")) {
+      b.linear.push_back({l.at("name").get<std::string>(),
+                          l.at("weights").get<std::vector<double>>()});
+      if (b.linear.back().weights.size() != b.letters.size())
+        throw engine::InputError(file, 0, "linear feature " + b.linear.back().name +
+                                              ": needs one weight per letter");
+      expected.push_back(b.linear.back().name);
+    }
     const std::size_t n = b.names.size();
-    if (b.letters.size() < 2 || b.names != engine::composition_feature_names(b.letters) ||
+    if (b.letters.size() < 2 || b.names != expected ||
         b.low.size() != n || b.high.size() != n || b.scale.size() != n)
       throw engine::InputError(file, 0, "names, low, high and scale do not match the letters");
     for (std::size_t f = 0; f < n; ++f)
@@ -88,6 +103,14 @@ engine::CompositionBand read_band(const std::string& file) {
   } catch (const nlohmann::json::exception& e) {
     throw engine::InputError(file, 0, std::string("not a composition band: ") + e.what());
   }
+}
+
+std::vector<engine::LinearFeature> band_linear_features(const std::string& alphabet) {
+  if (alphabet == "dna") return {{"GC", {0.0, 1.0, 1.0, 0.0}}};
+  if (alphabet == "protein")
+    return {{"gravy", {kKyteDoolittle.begin(), kKyteDoolittle.end()}},
+            {"charge", {kChargeAtPh7.begin(), kChargeAtPh7.end()}}};
+  return {};
 }
 
 std::string resolve_band(const std::string& name) { return models::resolve_file(kBands, name); }
@@ -105,6 +128,26 @@ std::shared_ptr<const Objective> make_natural_objective(const std::string& spec,
     throw std::invalid_argument("--guide " + spec + ": the band is for " + band_alphabet +
                                 ", the model makes " + alphabet);
   return std::make_shared<NaturalObjective>(spec, std::move(band), band_alphabet);
+}
+
+std::string add_naturalness(std::vector<GuideTerm>& terms, double weight) {
+  if (!(weight >= 0.0) || !std::isfinite(weight))
+    throw std::invalid_argument("naturalness: " + std::to_string(weight) +
+                                " is not a number >= 0");
+  if (weight == 0.0) return "";
+  for (const auto& t : terms)
+    if (t.objective.rfind("natural", 0) == 0) return "";
+  for (const auto& t : terms) {
+    const std::string& name = t.objective;
+    if (name.find(':') != std::string::npos || name.find('/') != std::string::npos) continue;
+    bool found = false;
+    for (const auto& folder : models::kind_folders(kBands))
+      found = found || std::filesystem::exists(std::filesystem::path(folder) / (name + ".json"));
+    if (!found) continue;
+    terms.push_back({"natural:" + name, weight});
+    return terms.back().objective;
+  }
+  return "";
 }
 
 }  // namespace gsflow::guidance

@@ -14,10 +14,7 @@ namespace gsflow::guidance::detail {
 
 namespace {
 
-// Side-chain charges at pH 7: K, R +1; H +0.1 (pKa ~6.0, ~10 % protonated); D, E -1. Termini are
-// left out: they cancel for the net charge of a free peptide.
-constexpr std::array<double, 20> kCharge = {0, 0, -1, -1, 0, 0, 0.1, 0, 1, 0,
-                                            0, 0, 0,  0,  1, 0, 0,   0, 0, 0};
+constexpr const auto& kCharge = kChargeAtPh7;
 
 double parse_target(const std::string& spec, const std::string& arg) {
   std::size_t used = 0;

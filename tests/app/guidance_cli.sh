@@ -2,7 +2,8 @@
 # Command-line tests of STGFlow guidance with the real gsflow binary, the bundled models,
 # classifiers and judges, and real SQLite files: usage: guidance_cli.sh GSFLOW WORKDIR CASE
 # Cases: generate (a guided run is stored with its objectives' scores and per-step score curves and
-# reruns bit for bit), torchscript (a user TorchScript classifier guides), bad_guide (bad guidance input exits 2 naming the field, the store untouched),
+# reruns bit for bit), natural (guided peptides keep the AMP class's composition by default, and
+# --naturalness 0 shows the cysteine exploit it prevents), torchscript (a user TorchScript classifier guides), bad_guide (bad guidance input exits 2 naming the field, the store untouched),
 # eval (gsflow eval-guidance on the validation split: the JSON report and its trade-off; needs
 # scripts/fetch-data), eval_bad (eval-guidance input errors).
 set -euo pipefail
@@ -62,6 +63,38 @@ assert stored == 4, stored
 PY
   # The run record is enough to reproduce the guided sequences bit for bit.
   expect_rc 0 "$G" rerun guided --db r.sqlite --check
+  ;;
+natural)
+  # The same seeds guided toward amp at gamma 8: by default natural:amp=16 joins the guides (in the
+  # header, the stored run and its rerun); without it most designs carry more cysteine than 99 % of
+  # real antimicrobial peptides (issue 38), with it almost none do.
+  NAT=(generate --model peptide --guide amp --gamma 8 --n 24 --steps 50 --seed 3 --quiet)
+  expect_rc 0 "$G" "${NAT[@]}" --db r.sqlite --name natural --out nat.fa
+  expect_rc 0 "$G" "${NAT[@]}" --naturalness 0 --no-store --out raw.fa
+  expect_rc 2 "$G" "${NAT[@]}" --naturalness -1 --no-store --out bad.fa
+  python3 - "$GSFLOW_SOURCE_DIR/models/pretrained/bands/amp.json" <<'PY'
+import json, sqlite3, sys
+band = json.load(open(sys.argv[1]))
+c_high = band["high"][band["names"].index("C")]
+def records(path):
+    out, head = [], None
+    for l in open(path):
+        l = l.strip()
+        if l.startswith(">"): head = l; out.append([head, ""])
+        else: out[-1][1] += l
+    return out
+nat, raw = records("nat.fa"), records("raw.fa")
+assert all(" natural:amp=" in h for h, _ in nat), nat[0][0]
+assert not any("natural:" in h for h, _ in raw), raw[0][0]
+share = lambda recs: sum(s.count("C") / len(s) > c_high for _, s in recs) / len(recs)
+assert share(raw) >= 0.4, ("the exploit this test guards against is gone", share(raw))
+assert share(nat) <= 0.1, ("natural:amp did not hold cysteine", share(nat), share(raw))
+db = sqlite3.connect("r.sqlite")
+params = json.loads(db.execute("SELECT params FROM runs WHERE name = 'natural'").fetchone()[0])
+terms = [(t["objective"], t["weight"]) for t in params["guide"]]
+assert terms == [("amp", 1.0), ("natural:amp", 16.0)], terms
+PY
+  expect_rc 0 "$G" rerun natural --db r.sqlite --check
   ;;
 bad_guide)
   expect_rc 0 "$G" "${GEN[@]}" --db r.sqlite --name keep

@@ -94,8 +94,8 @@ TEST(CompositionBand, FitHoldsTheReferenceQuantiles) {
 }
 
 // The gradient of the score on soft rows (each row on the simplex) against central differences of
-// the score itself, for DNA (all pairs) and peptides (same-letter pairs), at a point outside the
-// band so that every term is active.
+// the score itself, for DNA (all pairs) and peptides (same-letter pairs) with a linear feature, at
+// a point outside the band so that every term is active.
 TEST(CompositionBand, GradientMatchesFiniteDifferences) {
   for (const std::string& letters : {kDna, kProtein}) {
     const std::size_t k = letters.size(), length = 9;
@@ -107,7 +107,12 @@ TEST(CompositionBand, GradientMatchesFiniteDifferences) {
       for (auto& v : seq) v = static_cast<std::uint8_t>(any(rng));
       reference.push_back(seq);
     }
-    const auto band = CompositionBand::fit(reference, letters, 0.05);
+    // With a linear feature (weights rising with the letter index) whose band the C-leaning rows
+    // also leave.
+    std::vector<double> weights(k);
+    for (std::size_t c = 0; c < k; ++c) weights[c] = c == 1 ? 3.0 : 0.1 * static_cast<double>(c);
+    const auto band = CompositionBand::fit(reference, letters, 0.05, {{"lin", weights}});
+    ASSERT_EQ(band.names.back(), "lin");
     // Soft rows leaning to letter 1 (C): outside the band in C and in its pairs.
     std::vector<float> x(length * k);
     std::uniform_real_distribution<float> u(0.05f, 1.0f);

@@ -289,8 +289,11 @@ class StudioTest : public QObject {
              std::string("promoter"));
     QCOMPARE(w->resultsView()->model()->rowCount(), 32);
     QCOMPARE(w->trajectoryView()->frameCount(), 5);
-    // The guidance score curve comes back from the store: one point per step.
-    QCOMPARE(w->trajectoryView()->scoreChart()->series().size(), 1);
+    // The guidance score curves come back from the store, one per objective (promoter and the
+    // natural:promoter term the Naturalness default adds): one point per step.
+    QCOMPARE(w->designPanel()->options().params.guidance.terms.at(1).objective,
+             std::string("natural:promoter"));
+    QCOMPARE(w->trajectoryView()->scoreChart()->series().size(), 2);
     QCOMPARE(w->trajectoryView()->scoreChart()->series().front().points.size(), 20);
     // Novelty against a reference FASTA holding sequence 0 verbatim and sequence 1 with 10
     // letters changed: identities 1 and at least 246/256, stored with the run and shown.

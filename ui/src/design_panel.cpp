@@ -30,6 +30,7 @@
 #include "gsflow/engine/design/constraints.hpp"
 #include "gsflow/engine/design/fixed_letters.hpp"
 #include "gsflow/engine/fasta.hpp"
+#include "gsflow/guidance/natural.hpp"
 #include "gsflow/guidance/objective.hpp"
 #include "gsflow/models/catalog.hpp"
 #include "gsflow/models/model.hpp"
@@ -218,12 +219,21 @@ DesignPanel::DesignPanel(QWidget* parent) : QWidget(parent) {
   samples_ = spin(this, "guide_samples", defaults);
   from_ = combo(this, "guide_from", defaults);
   guidanceMethod_ = combo(this, "guidance_method", defaults);
+  naturalness_ = new QDoubleSpinBox(this);
+  naturalness_->setObjectName("naturalness");
+  naturalness_->setRange(0.0, 1000.0);
+  naturalness_->setDecimals(1);
+  naturalness_->setValue(guidance::kDefaultNaturalness);
+  naturalness_->setToolTip(tr("Weight of the natural:NAME term added for the first objective "
+                              "with a composition band (amp, promoter): keeps designs' letter "
+                              "and pair fractions inside the real class's range; 0 = off"));
   auto* guidanceBox = new QGroupBox(tr("Guidance"), this);
   auto* guideForm = new QFormLayout(guidanceBox);
   guideForm->addRow(objectives_);
   guideForm->addRow(objectiveButtons);
   guideForm->addRow(tr("Method"), guidanceMethod_);
   guideForm->addRow(tr("γ"), gamma_);
+  guideForm->addRow(tr("Naturalness"), naturalness_);
   guideForm->addRow(tr("Schedule"), schedule_);
   guideForm->addRow(tr("Samples M"), samples_);
   guideForm->addRow(tr("Draw from"), from_);
@@ -722,6 +732,7 @@ pipeline::StoredRunOptions DesignPanel::options() const {
     if (p.guidance.terms[row].objective.empty())
       throw std::invalid_argument("Guidance objective " + std::to_string(row + 1) +
                                   ": empty (choose one or remove the row)");
+  guidance::add_naturalness(p.guidance.terms, naturalness_->value());
   p.guidance.gamma = gamma_->value();
   p.guidance.schedule = guidance::parse_gamma_schedule(schedule_->currentText().toStdString(), "Schedule");
   p.guidance.samples = samples_->value();

@@ -53,14 +53,32 @@ std::vector<double> composition_features(ConstRows rows, std::size_t length,
   return f;
 }
 
+std::vector<double> CompositionBand::features(ConstRows rows, std::size_t length) const {
+  auto f = composition_features(rows, length, letters);
+  const std::size_t k = letters.size();
+  for (const auto& lin : linear) {
+    double v = 0.0;
+    for (std::size_t c = 0; c < k; ++c) v += lin.weights[c] * f[c];
+    f.push_back(v);
+  }
+  return f;
+}
+
 CompositionBand CompositionBand::fit(const SequenceSet& reference, const std::string& letters,
-                                     double quantile) {
+                                     double quantile, std::vector<LinearFeature> linear) {
   if (!(quantile > 0.0 && quantile < 0.5))
     throw std::invalid_argument("composition band: the quantile must be in (0, 0.5)");
   const std::size_t k = letters.size();
   CompositionBand band;
   band.letters = letters;
   band.names = composition_feature_names(letters);
+  for (const auto& lin : linear) {
+    if (lin.weights.size() != k)
+      throw std::invalid_argument("composition band: feature " + lin.name + " needs " +
+                                  std::to_string(k) + " weights");
+    band.names.push_back(lin.name);
+  }
+  band.linear = std::move(linear);
   band.quantile = quantile;
   std::vector<std::vector<double>> columns(band.names.size());
   std::vector<float> one_hot;
@@ -71,7 +89,7 @@ CompositionBand CompositionBand::fit(const SequenceSet& reference, const std::st
       if (seq[i] >= k) throw std::invalid_argument("composition band: letter index out of range");
       one_hot[i * k + seq[i]] = 1.0f;
     }
-    const auto f = composition_features({one_hot.data(), seq.size(), k, k}, seq.size(), letters);
+    const auto f = band.features({one_hot.data(), seq.size(), k, k}, seq.size());
     for (std::size_t j = 0; j < f.size(); ++j) columns[j].push_back(f[j]);
   }
   band.reference_size = columns[0].size();
@@ -101,18 +119,26 @@ CompositionBand CompositionBand::fit(const SequenceSet& reference, const std::st
 }
 
 double CompositionBand::score(ConstRows rows, std::size_t length, Rows* grad) const {
-  const auto f = composition_features(rows, length, letters);
+  const auto f = features(rows, length);
   const std::size_t k = letters.size();
   // d score / d feature.
   std::vector<double> d(f.size(), 0.0);
   double s = 0.0;
   for (std::size_t j = 0; j < f.size(); ++j) {
     const double out = f[j] > high[j] ? f[j] - high[j] : f[j] < low[j] ? f[j] - low[j] : 0.0;
+    // Huber: quadratic up to one standard deviation outside, linear beyond, so that the pull on
+    // a far-out design stays bounded (a squared distance made guided steps overshoot and
+    // oscillate: poly-L peptides at 20 steps; docs/notes/2026-12-06-naturalness.md).
     const double z = out / scale[j];
-    s -= z * z;
-    d[j] = -2.0 * z / scale[j];
+    const double a = std::abs(z);
+    s -= a <= 1.0 ? z * z : 2.0 * a - 1.0;
+    d[j] = -2.0 * (a <= 1.0 ? z : (z > 0 ? 1.0 : -1.0)) / scale[j];
   }
   if (grad == nullptr) return s;
+  // A linear feature is a sum of letter fractions: its derivative joins theirs.
+  const std::size_t first_linear = f.size() - linear.size();
+  for (std::size_t j = 0; j < linear.size(); ++j)
+    for (std::size_t c = 0; c < k; ++c) d[c] += d[first_linear + j] * linear[j].weights[c];
   const double inv_l = 1.0 / static_cast<double>(length);
   const double inv_pairs = 1.0 / static_cast<double>(length - 1);
   for (std::size_t i = 0; i < length; ++i) {
@@ -137,7 +163,7 @@ double CompositionBand::score(ConstRows rows, std::size_t length, Rows* grad) co
 }
 
 std::vector<std::string> CompositionBand::outside(ConstRows rows, std::size_t length) const {
-  const auto f = composition_features(rows, length, letters);
+  const auto f = features(rows, length);
   std::vector<std::string> out;
   char buf[96];
   for (std::size_t j = 0; j < f.size(); ++j) {

@@ -10,6 +10,7 @@
 
 #include "gsflow/engine/metrics/composition_band.hpp"
 #include "gsflow/guidance/objective.hpp"
+#include "gsflow/guidance/stgflow.hpp"
 
 namespace gsflow::guidance {
 
@@ -20,10 +21,26 @@ engine::CompositionBand read_band(const std::string& file);
 // Throws models::ModelError listing the folders searched and the bands available.
 std::string resolve_band(const std::string& name);
 
+// The sums a band holds beside the letters and pairs: DNA GC content; protein GRAVY (Kyte-Doolittle)
+// and net charge per residue at pH 7 (a design of 95 % L, I, V and F passes every letter's band).
+std::vector<engine::LinearFeature> band_linear_features(const std::string& alphabet);
+
 // The objective for the spec `natural:ARG` (ARG: a band name or file) for `alphabet`. Throws
 // std::invalid_argument naming the spec for a missing argument or a band of another alphabet.
 std::shared_ptr<const Objective> make_natural_objective(const std::string& spec,
                                                         const std::string& arg,
                                                         const std::string& alphabet);
+
+// Guided designs keep their class's composition by default: `--naturalness W` (the studio's
+// Naturalness) adds natural:NAME=W for the first guide term NAME that has a band (the bundled
+// classifiers amp and promoter). 16 was chosen on the validation split (n = 100, seed 7, weights
+// 0, 1, 4, 16, 64; docs/notes/2026-12-06-naturalness.md): it removes most composition exploits at
+// a small cost in the judge's score at equal gamma.
+inline constexpr double kDefaultNaturalness = 16.0;
+
+// Appends that term to `terms` unless `weight` is 0, a natural: term is already there, or no term
+// has a band. Returns the term's spec ("" when none was added). Throws std::invalid_argument for
+// a weight < 0 or not finite.
+std::string add_naturalness(std::vector<GuideTerm>& terms, double weight);
 
 }  // namespace gsflow::guidance
