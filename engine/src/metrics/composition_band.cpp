@@ -127,8 +127,7 @@ double CompositionBand::score(ConstRows rows, std::size_t length, Rows* grad) co
   for (std::size_t j = 0; j < f.size(); ++j) {
     const double out = f[j] > high[j] ? f[j] - high[j] : f[j] < low[j] ? f[j] - low[j] : 0.0;
     // Huber: quadratic up to one standard deviation outside, linear beyond, so that the pull on
-    // a far-out design stays bounded (a squared distance made guided steps overshoot and
-    // oscillate: poly-L peptides at 20 steps; docs/notes/2026-12-06-naturalness.md).
+    // a far-out design stays bounded (docs/method.md §10).
     const double z = out / scale[j];
     const double a = std::abs(z);
     s -= a <= 1.0 ? z * z : 2.0 * a - 1.0;
