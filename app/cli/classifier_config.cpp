@@ -30,6 +30,15 @@ ClassifierConfig read_classifier_config(const std::string& file) {
   c.train_file = data.get<std::string>("train");
   c.validation_file = data.get<std::string>("validation");
   c.test_file = data.get<std::string>("test", "");
+  const nlohmann::json extra = data.get<nlohmann::json>("extra_negatives", nlohmann::json::array());
+  if (!extra.is_array())
+    throw std::invalid_argument(data.where("extra_negatives") + " must be a list of FASTA files");
+  for (std::size_t i = 0; i < extra.size(); ++i) {
+    if (!extra[i].is_string() || extra[i].get<std::string>().empty())
+      throw std::invalid_argument(data.where("extra_negatives") + "[" + std::to_string(i) +
+                                  "] must be a file name");
+    c.extra_negatives.push_back(extra[i].get<std::string>());
+  }
   info.min_length = data.get<std::size_t>("min_length");
   info.max_length = data.get<std::size_t>("max_length");
   if (info.min_length < 1 || info.max_length < info.min_length || info.max_length > 65535)

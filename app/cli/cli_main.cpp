@@ -29,8 +29,8 @@ std::unique_ptr<CLI::App> make_cli() {
       "gsflow: controllable design of DNA and peptide sequences with Gumbel-Softmax flow "
       "matching",
       "gsflow");
-  app->set_version_flag("--version", std::string("gsflow ") + kVersion +
-                                         "\nOpenMP wait policy: " + pipeline::openmp_wait_policy());
+  // The version only; the run-time set-up (kernels, OpenMP wait policy) is logged under -v.
+  app->set_version_flag("--version", std::string("gsflow ") + kVersion);
   app->require_subcommand(1);
   app->fallthrough();  // global flags (--consistent, -v) may follow the subcommand too
   auto& global = global_options();
@@ -43,9 +43,11 @@ std::unique_ptr<CLI::App> make_cli() {
     spdlog::set_level(global.verbose ? spdlog::level::debug : spdlog::level::info);
     // The dispatch decision, once per process and by name (stored with every run).
     const engine::Kernels kernels(kernel_options());
-    spdlog::debug("kernels: {}{} (e.g. {})", engine::isa_name(kernels.isa()),
+    spdlog::debug("kernels: {}{} (e.g. {}); OpenMP wait policy: {}",
+                  engine::isa_name(kernels.isa()),
                   global.consistent ? ", forced by --consistent" : ", best this CPU supports",
-                  kernels.kernel_name(engine::KernelOp::softmax, 4));
+                  kernels.kernel_name(engine::KernelOp::softmax, 4),
+                  pipeline::openmp_wait_policy());
   });
   return app;
 }

@@ -9,8 +9,8 @@ namespace gsflow::app {
 
 // The top-level app with the global flags; add commands to it, then call run_cli().
 std::unique_ptr<CLI::App> make_cli();
-// Parses and runs the chosen command: 0 success, 1 usage error, 2 input error (message on
-// stderr), 3 interrupted (see global_options.hpp).
+// Parses and runs the chosen command: 0 success (--help and --version too), 2 usage or input
+// error (message on stderr), 3 interrupted (see global_options.hpp).
 int run_cli(CLI::App& app, int argc, char** argv);
 
 }  // namespace gsflow::app

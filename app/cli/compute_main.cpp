@@ -38,6 +38,8 @@ int main(int argc, char** argv) {
   gsflow::app::add_train_judge_command(*app);
   gsflow::app::add_eval_guidance_command(*app);
   gsflow::app::add_profile_command(*app);
+  gsflow::app::add_objectives_command(*app);
+  gsflow::app::add_models_command(*app);
   gsflow::app::add_eval_design_command(*app);
   gsflow::app::add_eval_edits_command(*app);
   gsflow::app::add_rerun_command(*app);

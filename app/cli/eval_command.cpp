@@ -122,7 +122,8 @@ void run_eval(const EvalCli& cli) {
   if (external) {
     generated = read_sequences(cli.sequences, alphabet, 1, spec.length);
     if (generated.empty()) throw engine::InputError(cli.sequences, 0, "no sequences to evaluate");
-    std::cerr << fmt::format("eval: {} sequences from {}\n", generated.size(), cli.sequences);
+    std::cerr << fmt::format("eval: {} sequences from {}\n", generated.size(),
+                             cli.sequences == "-" ? "stdin" : cli.sequences);
   }
   const auto training =
       read_sequences(data_file(dataset + "/train.fasta", cli.data), alphabet, 1, spec.length);
@@ -189,7 +190,9 @@ void run_eval(const EvalCli& cli) {
   } else {
     // The first column is headed by what was evaluated: the model, or the file's name.
     const std::string title =
-        external ? std::filesystem::path(cli.sequences).filename().string() : name;
+        !external              ? name
+        : cli.sequences == "-" ? std::string("stdin")
+                               : std::filesystem::path(cli.sequences).filename().string();
     std::cout << evaluation::eval_table(title, cli.split, metrics, floor, baselines);
     if (likeness) std::cout << "\n" << evaluation::protein_likeness_table(title, *likeness);
   }
@@ -235,7 +238,7 @@ void add_eval_command(CLI::App& app) {
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
   cmd->add_option("--sequences", cli->sequences,
-                  "Evaluate the records of this FASTA file instead of generating (the model "
+                  "Evaluate the records of this FASTA file (- = stdin) instead of generating (the model "
                   "gives the alphabet, the longest length and the data set)")
       ->excludes(n)
       ->excludes(steps);

@@ -35,6 +35,7 @@ void run_export(const ExportCli& cli) {
   refuse_store_as_output(cli.fasta, db, "--fasta");
   refuse_store_as_output(cli.csv, db, "--csv");
   refuse_store_as_output(cli.json, db, "--json");
+  refuse_shared_stdout({{"--fasta", cli.fasta}, {"--csv", cli.csv}, {"--json", cli.json}});
   const auto store = open_store(cli.db, false);
   const auto run = store.find_run(cli.run);
   auto sequences = store.sequences(run.id);
@@ -59,9 +60,9 @@ void run_export(const ExportCli& cli) {
   const int steps = params.is_object() && params.value("steps", nlohmann::json()).is_number_integer()
                         ? params["steps"].get<int>()
                         : 0;
-  std::string made_with;  // the run's design, when its record reads
+  std::string made_with;  // the run's guidance and design, when its record reads
   try {
-    made_with = pipeline::design_summary(pipeline::parse_run_params(run.params_json).design);
+    made_with = pipeline::run_summary(pipeline::parse_run_params(run.params_json));
   } catch (const std::invalid_argument&) {
   }
 
@@ -83,22 +84,18 @@ void run_export(const ExportCli& cli) {
     j["params"] = nlohmann::json::parse(run.params_json, nullptr, false);
     auto& seqs = j["sequences"] = nlohmann::json::array();
     for (const auto& s : sequences) {
-      nlohmann::json e = {{"id", fmt::format("{}_s{}", run.name, s.index)},
-                          {"index", s.index},
-                          {"sequence", s.text},
-                          {"scores", s.scores}};
-      if (s.novelty) e["novelty"] = *s.novelty;
-      seqs.push_back(e);
+      seqs.push_back(sequence_json(run.name, s));
     }
     OutputFile file(cli.json);
     auto& out = file.stream();
     out << j.dump(2) << "\n";
     file.commit();
   }
+  const auto shown = [](const std::string& path) {
+    return path.empty() ? std::string() : " -> " + (path == kStdio ? std::string("stdout") : path);
+  };
   std::cerr << fmt::format("export {}: {} sequences{}{}{}\n", run.name, sequences.size(),
-                           cli.fasta.empty() ? "" : " -> " + cli.fasta,
-                           cli.csv.empty() ? "" : " -> " + cli.csv,
-                           cli.json.empty() ? "" : " -> " + cli.json);
+                           shown(cli.fasta), shown(cli.csv), shown(cli.json));
 }
 
 }  // namespace
@@ -108,12 +105,21 @@ void add_export_command(CLI::App& app) {
   auto* cmd = app.add_subcommand("export", "Write a stored run's sequences as FASTA, CSV or JSON");
   add_db_option(*cmd, cli->db);
   cmd->add_option("run", cli->run, "Run name or id")->required();
-  cmd->add_option("--fasta", cli->fasta, "FASTA file (headers: RUN_sIDX key=value ...)");
-  cmd->add_option("--csv", cli->csv, "CSV file (one row per sequence, one column per score)");
-  cmd->add_option("--json", cli->json, "JSON file (the run record and its sequences)");
+  cmd->add_option("--fasta", cli->fasta,
+                  "FASTA file, - = stdout (headers: RUN_sIDX key=value ...)");
+  cmd->add_option("--csv", cli->csv,
+                  "CSV file, - = stdout (one row per sequence, one column per score)");
+  cmd->add_option("--json", cli->json, "JSON file, - = stdout (the run record and its sequences)");
   cmd->add_option("--width", cli->width, "FASTA line width: 60, 80, ... (0 = one line)")
       ->capture_default_str();
-  cmd->add_option("--top", cli->top, "Only the best N by --by")->check(CLI::PositiveNumber);
+  cmd->add_option("--top", cli->top, "Only the best N by --by")->check(CLI::Validator(
+      [](std::string& text) {
+        return text.find_first_not_of("0123456789") == std::string::npos && !text.empty() &&
+                       text.find_first_not_of('0') != std::string::npos
+                   ? std::string()
+                   : "--top " + text + ": give a whole number of 1 or more";
+      },
+      "N"));
   cmd->add_option("--by", cli->by, "Score to rank by (e.g. gc, gravy), highest first");
   cmd->add_flag("--ascending", cli->ascending, "Rank lowest first");
   cmd->callback([cli] { run_export(*cli); });

@@ -14,7 +14,9 @@
 #include "gsflow/storage/run_store.hpp"
 #include "interrupt.hpp"
 #include "model_commands.hpp"
+#include "output_file.hpp"
 #include "run_options.hpp"
+#include "run_records.hpp"
 
 namespace gsflow::app {
 
@@ -62,6 +64,9 @@ std::vector<engine::FastaRecord> design_records(const std::string& path, const s
 
 void run_generate(GenerateCli cli) {
   RunOptions options;
+  if (cli.template_fasta == kStdio && cli.start_fasta == kStdio)
+    throw std::invalid_argument("--template-fasta and --start cannot both read standard input (-)");
+  refuse_shared_stdout({{"--out", cli.out}, {"--json", cli.json ? kStdio : ""}});
   if (!cli.template_fasta.empty()) {
     if (!cli.params.design.templates.empty())
       throw std::invalid_argument("--template-fasta: give templates either inline (--template) or "
@@ -99,14 +104,21 @@ void run_generate(GenerateCli cli) {
   options.progress = !cli.quiet;
   const InterruptGuard interrupt;
   const auto outcome = execute_run(options, interrupt);
-  if (cli.json)
-    std::cout << summary(outcome, options.db, cli.out).dump(2) << "\n";
+  if (cli.json) {
+    auto j = summary(outcome, options.db, cli.out);
+    // Neither stored nor written: the sequences themselves go into the summary, never lost.
+    if (options.db.empty() && options.out.empty()) {
+      auto& records = j["records"] = nlohmann::json::array();
+      for (const auto& s : outcome.sequences) records.push_back(sequence_json(outcome.run_name, s));
+    }
+    std::cout << j.dump(2) << "\n";
+  }
   std::cerr << fmt::format(
       "generate: {} {} sequences from {} in {:.2f} s (network {:.2f} s){}{}\n",
       outcome.status == storage::RunStatus::completed ? "made" : "interrupted after", outcome.sequences.size(),
       outcome.model_file, outcome.seconds, outcome.network_seconds,
       options.db.empty() ? "" : fmt::format(", run '{}' in {}", outcome.run_name, options.db),
-      cli.out.empty() ? "" : ", wrote " + cli.out);
+      cli.out.empty() ? "" : ", wrote " + (cli.out == kStdio ? std::string("stdout") : cli.out));
   if (outcome.status != storage::RunStatus::completed) command_exit_code() = kExitInterrupted;
 }
 
@@ -118,13 +130,13 @@ void add_generate_command(CLI::App& app) {
       "generate", "Generate sequences with a model; store the run and write FASTA");
   add_run_options(*cmd, cli->params);
   cmd->add_option("--template-fasta", cli->template_fasta,
-                  "Templates from a FASTA file (one record for all sequences, or several: "
-                  "sequence i uses record i mod count)");
+                  "Templates from a FASTA file, - = stdin (one record for all sequences, or "
+                  "several: sequence i uses record i mod count)");
   cmd->add_option("--start", cli->start_fasta,
-                  "Start from the sequences of this FASTA file (sequence i from record i mod "
-                  "count): see --start-time and --max-edits");
+                  "Start from the sequences of this FASTA file, - = stdin (sequence i from record "
+                  "i mod count): see --start-time and --max-edits");
   cmd->add_option("-o,--out", cli->out,
-                  "FASTA file to write (default: stdout, unless --json)");
+                  "FASTA file to write, - = stdout (default: stdout, unless --json)");
   cmd->add_option("--width", cli->width, "FASTA line width (0 = one line)")->capture_default_str();
   cmd->add_option("--guide", cli->guides,
                   "Steer toward an objective: NAME[:ARG][=WEIGHT], repeatable (gc, gc:0.6, motif, "
@@ -140,7 +152,7 @@ void add_generate_command(CLI::App& app) {
                   "Run store (SQLite) to record the run in (default: $GSFLOW_DB, else "
                   "$XDG_DATA_HOME/gsflow/runs.sqlite or ~/.local/share/gsflow/runs.sqlite)");
   cmd->add_flag("--no-store", cli->no_store, "Do not record the run (FASTA only)");
-  cmd->add_option("--name", cli->name, "Run name (default: MODEL-sSEED, numbered if taken)");
+  cmd->add_option("--name", cli->name, "Run name (default: MODEL-seedSEED, numbered if taken)");
   cmd->add_option("--tag", cli->tags, "Tag the run (repeatable)");
   cmd->add_option("--notes", cli->notes, "Free-text notes stored with the run");
   cmd->add_option("--shard", cli->shard,
@@ -156,7 +168,9 @@ void add_generate_command(CLI::App& app) {
             return std::string();
           },
           "I/N"));
-  cmd->add_flag("--json", cli->json, "Print a machine-readable summary on stdout");
+  cmd->add_flag("--json", cli->json,
+                "Print a machine-readable summary on stdout; with --no-store and no --out it "
+                "holds the sequences too (\"records\": id, index, sequence, scores)");
   cmd->add_flag("--quiet", cli->quiet, "No progress on stderr");
   cmd->callback([cli, cmd] {
     cli->method_given = cmd->count("--method") > 0;

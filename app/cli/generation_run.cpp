@@ -48,7 +48,7 @@ RunOutcome execute_run(RunOptions options, const InterruptGuard& interrupt) {
     for (const auto& s : outcome.sequences)
       writer.write(storage::fasta_header(outcome.run_name, outcome.model_name, method,
                                          options.params.sampler.seed, options.params.sampler.steps,
-                                         s, pipeline::design_summary(options.params.design)),
+                                         s, pipeline::run_summary(options.params)),
                    s.text);
     file.commit();
   }

@@ -14,9 +14,10 @@ struct GlobalOptions {
 // The process-wide options, filled in by main() while parsing.
 GlobalOptions& global_options();
 
-// Exit codes of the gsflow command line.
-inline constexpr int kExitOk = 0;           // success
-inline constexpr int kExitUsage = 1;        // bad command line
+// Exit codes of the gsflow command line. A bad command line (unknown option, a value CLI11 cannot
+// parse or its check refuses) is bad input like any other: 2, as a value the run schema refuses.
+inline constexpr int kExitOk = 0;           // success (--help and --version too)
+inline constexpr int kExitUsage = 2;        // bad command line (message and usage on stderr)
 inline constexpr int kExitInput = 2;        // bad input or a failure (message on stderr)
 inline constexpr int kExitInterrupted = 3;  // Ctrl-C / SIGTERM: work done so far is kept
 

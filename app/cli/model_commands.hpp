@@ -14,5 +14,7 @@ void add_rerun_command(CLI::App& app);             // rerun_command.cpp
 void add_train_judge_command(CLI::App& app);       // train_judge_command.cpp
 void add_eval_guidance_command(CLI::App& app);     // eval_guidance_command.cpp
 void add_profile_command(CLI::App& app);           // profile_command.cpp
+void add_objectives_command(CLI::App& app);        // objectives_command.cpp (list)
+void add_models_command(CLI::App& app);            // models_command.cpp (list, delete)
 
 }  // namespace gsflow::app

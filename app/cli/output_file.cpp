@@ -29,6 +29,16 @@ void refuse_store_as_output(const std::string& out, const std::string& db, const
   }
 }
 
+void refuse_shared_stdout(const std::vector<std::pair<std::string, std::string>>& outputs) {
+  std::string flags;
+  int count = 0;
+  for (const auto& [flag, path] : outputs)
+    if (path == kStdio) flags += (count++ ? " and " : "") + flag;
+  if (count > 1)
+    throw std::invalid_argument(flags + (count == 2 ? " would both" : " would all") +
+                                " write to standard output (-): send all but one to a file");
+}
+
 OutputFile::OutputFile(std::string path) : path_(std::move(path)) {
   if (path_ == "-") return;
   std::error_code ec;

@@ -4,8 +4,19 @@
 #include <fstream>
 #include <iosfwd>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace gsflow::app {
+
+// "-", the name every output option takes for standard output (and every FASTA input for standard
+// input: engine::FastaReader).
+inline constexpr const char* kStdio = "-";
+
+// Throws std::invalid_argument naming the flags when more than one of `outputs` (flag, path) is
+// "-": they would be interleaved on standard output. A report a command prints on stdout anyway
+// (generate --json) counts as {"--json", "-"}.
+void refuse_shared_stdout(const std::vector<std::pair<std::string, std::string>>& outputs);
 
 // Throws std::invalid_argument "FLAG: FILE is the run store ..." when `out` names the store `db`
 // or its -wal / -shm file: by file identity when both exist (links, ./ and other spellings), by

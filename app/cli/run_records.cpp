@@ -1,6 +1,8 @@
 // Stored runs as the command line shows them (see run_records.hpp).
 #include "run_records.hpp"
 
+#include "gsflow/storage/run_export.hpp"
+
 #include <fmt/format.h>
 #include <unistd.h>
 
@@ -51,6 +53,15 @@ nlohmann::json run_json(const storage::RunInfo& r) {
             {"error", r.error}};
   if (r.shard.count > 1) j["shard"] = fmt::format("{}/{}", r.shard.index, r.shard.count);
   return j;
+}
+
+nlohmann::json sequence_json(const std::string& run, const storage::SequenceRecord& s) {
+  nlohmann::json e = {{"id", storage::sequence_id(run, s)},
+                      {"index", s.index},
+                      {"sequence", s.text},
+                      {"scores", s.scores}};
+  if (s.novelty) e["novelty"] = *s.novelty;
+  return e;
 }
 
 }  // namespace gsflow::app

@@ -18,5 +18,8 @@ void add_db_option(CLI::App& cmd, std::string& db);
 storage::RunStore open_store(const std::string& db, bool write);
 // A run's record as JSON (runs list/show --json, export --json).
 nlohmann::json run_json(const storage::RunInfo& run);
+// One stored sequence as JSON (export --json, generate --json --no-store): {"id": RUN_sIDX,
+// "index", "sequence", "scores": {objective: score}, ["novelty"]}.
+nlohmann::json sequence_json(const std::string& run, const storage::SequenceRecord& sequence);
 
 }  // namespace gsflow::app

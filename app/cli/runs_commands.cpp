@@ -112,9 +112,11 @@ void run_show(const std::string& db, const std::string& key, bool as_json) {
   out += fmt::format("  version    gsflow {}\n", r.version);
   out += fmt::format("  tags       {}\n", r.tags.empty() ? "-" : join_tags(r.tags));
   if (!r.notes.empty()) out += fmt::format("  notes      {}\n", r.notes);
-  try {  // fixed letters, constraints, start sequences, when the run had any
-    const std::string design =
-        pipeline::design_summary(pipeline::parse_run_params(r.params_json).design);
+  try {  // guidance, fixed letters, constraints, start sequences, when the run had any
+    const auto run_params = pipeline::parse_run_params(r.params_json);
+    const std::string guided = pipeline::guidance_summary(run_params.guidance);
+    if (!guided.empty()) out += fmt::format("  guidance   {}\n", guided);
+    const std::string design = pipeline::design_summary(run_params.design);
     if (!design.empty()) out += fmt::format("  design     {}\n", design);
   } catch (const std::invalid_argument&) {  // an unreadable record: the raw parameters below
   }

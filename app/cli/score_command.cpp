@@ -27,6 +27,7 @@
 #include "gsflow/guidance/properties.hpp"
 #include "gsflow/guidance/stgflow.hpp"
 #include "gsflow/models/catalog.hpp"
+#include "gsflow/models/judge.hpp"
 #include "gsflow/models/model.hpp"
 #include "gsflow/pipeline/run_params.hpp"
 #include "output_file.hpp"
@@ -45,6 +46,7 @@ constexpr std::size_t kMaxLength = 65535;
 struct ScoreCli {
   std::string input, model, alphabet, train, data, out = "-";
   std::vector<std::string> guides;
+  std::vector<std::string> judges;  // independent k-mer judges (models/pretrained/judges)
   pipeline::RunParams params;  // the constraint options and --threads write here (run schema)
   bool csv = false, json = false;
 };
@@ -54,7 +56,7 @@ struct ScoreCli {
 std::vector<engine::FastaRecord> read_input(const std::string& path, const std::string& shown) {
   std::vector<engine::FastaRecord> records;
   try {
-    engine::FastaReader reader(path == "-" ? "/dev/stdin" : path, kMaxLength);
+    engine::FastaReader reader(path, kMaxLength);  // "-": standard input
     while (auto record = reader.next()) records.push_back(std::move(*record));
   } catch (const engine::InputError& e) {
     if (path != "-") throw;
@@ -211,6 +213,13 @@ void run_score(const ScoreCli& cli) {
   }
   if (weighted)
     std::cerr << "score: guide weights are ignored (each objective is its own column)\n";
+  std::vector<models::KmerJudge> judges;
+  for (const auto& name : cli.judges) {
+    judges.push_back(models::KmerJudge::load(models::resolve_judge(name)));
+    if (judges.back().info().alphabet != alphabet_name)
+      throw std::invalid_argument("--judge " + name + ": judges " + judges.back().info().alphabet +
+                                  " sequences, these are " + alphabet_name);
+  }
 
   // The training set: --train, else the model's training split in the data folder (the one
   // `gsflow eval` compares with).
@@ -275,6 +284,13 @@ void run_score(const ScoreCli& cli) {
       columns.push_back(guide_names[t]);
     for (std::size_t i = 0; i < records.size(); ++i) rows[i][guide_names[t]] = scores[i];
   }
+  for (std::size_t j = 0; j < judges.size(); ++j) {
+    const std::string column = "judge:" + cli.judges[j];
+    if (std::find(columns.begin(), columns.end(), column) != columns.end()) continue;
+    columns.push_back(column);
+    const auto p = judges[j].probabilities(letters);
+    for (std::size_t i = 0; i < records.size(); ++i) rows[i][column] = p[i];
+  }
   if (!identity.empty()) {
     columns.push_back("train_identity");
     for (std::size_t i = 0; i < records.size(); ++i)
@@ -325,6 +341,10 @@ void add_score_command(CLI::App& app) {
                   "gc:0.6, motif, tata, promoter; gravy, charge, amp; classifier:FILE.ckpt|.json); "
                   "a weight is ignored")
       ->allow_extra_args(false);  // `--guide gc FILE`: FILE is the input
+  cmd->add_option("--judge", cli->judges,
+                  "Also score with an independent judge (P(class), column judge:NAME): a bundled "
+                  "judge name (amp, promoter) or a judge .json file; repeatable")
+      ->allow_extra_args(false);
   auto* model =
       cmd->add_option("--model", cli->model,
                       "Bundled model name or checkpoint: its alphabet, and its training split (for "

@@ -14,9 +14,12 @@
 #include "classifier_config.hpp"
 #include "global_options.hpp"
 #include "gsflow/engine/classification_metrics.hpp"
+#include "gsflow/engine/errors.hpp"
+#include "gsflow/engine/fasta.hpp"
 #include "gsflow/models/classifier_training.hpp"
 #include "interrupt.hpp"
 #include "model_commands.hpp"
+#include "own_classifier.hpp"
 #include "progress.hpp"
 #include "training_cli.hpp"
 #include "sequence_sets.hpp"
@@ -38,9 +41,41 @@ struct SplitSummary {
   }
 };
 
+// One data.extra_negatives file (resolved as the splits are): every record, label 0. Throws
+// engine::InputError naming the file and line for malformed FASTA, letters outside the alphabet,
+// lengths outside the config's range and a record whose header says LABEL=1, and for a protein
+// config a file holding only DNA letters (another alphabet).
+Sequences read_extra_negatives(const ClassifierConfig& c, const std::string& file,
+                               const std::string& data_dir_override, SplitSummary& summary) {
+  const models::ClassifierInfo& info = c.train.info;
+  summary.name = "extra negatives (train only)";
+  summary.file = data_file(file, data_dir_override);
+  summary.configured = file;
+  const engine::Alphabet& alphabet = alphabet_named(info.alphabet, "data.alphabet");
+  if (!fs::is_regular_file(summary.file))
+    throw engine::InputError(summary.file, 0, "data.extra_negatives: no such file");
+  auto sequences = read_sequences(summary.file, alphabet, info.min_length, info.max_length);
+  if (sequences.empty()) throw engine::InputError(summary.file, 0, "no records (extra negatives)");
+  engine::FastaReader reader(summary.file, info.max_length + 1);
+  bool dna_only = info.alphabet == "protein";
+  while (auto record = reader.next()) {
+    if (header_field(record->description, c.label) == "1")
+      throw engine::InputError(summary.file, record->line,
+                               "record '" + record->id + "' says " + c.label +
+                                   "=1, but extra negatives are label 0");
+    dna_only = dna_only && record->sequence.find_first_not_of("ACGTNacgtn") == std::string::npos;
+  }
+  if (dna_only)
+    throw engine::InputError(summary.file, 1,
+                             "every record holds only DNA letters (ACGTN): another alphabet than "
+                             "data.alphabet protein");
+  summary.sequences = sequences.size();
+  return sequences;
+}
+
 models::LabelledDataset read_split(const ClassifierConfig& c, const std::string& name,
                                    const std::string& file, const std::string& data_dir_override,
-                                   SplitSummary& summary) {
+                                   SplitSummary& summary, const Sequences& extra_negatives = {}) {
   const models::ClassifierInfo& info = c.train.info;
   summary.name = name;
   summary.file = data_file(file, data_dir_override);
@@ -48,10 +83,18 @@ models::LabelledDataset read_split(const ClassifierConfig& c, const std::string&
   const auto set = read_labelled(summary.file, alphabet_named(info.alphabet, "data.alphabet"),
                                  c.label, info.min_length, info.max_length);
   models::LabelledDataset d;
-  d.data = to_dataset(set.sequences, info.max_length);
-  d.labels = set.labels;
-  summary.sequences = d.labels.size();
-  for (const auto y : d.labels) summary.positives += y;
+  summary.sequences = set.labels.size();
+  for (const auto y : set.labels) summary.positives += y;
+  if (extra_negatives.empty()) {
+    d.data = to_dataset(set.sequences, info.max_length);
+    d.labels = set.labels;
+  } else {  // the labelled records first, then the extra negatives (label 0)
+    Sequences all = set.sequences;
+    all.insert(all.end(), extra_negatives.begin(), extra_negatives.end());
+    d.data = to_dataset(all, info.max_length);
+    d.labels = set.labels;
+    d.labels.resize(all.size(), 0);
+  }
   summary.skipped = set.skipped;
   if (summary.positives == 0 || summary.positives == summary.sequences)
     throw std::invalid_argument(summary.file + ": the " + name + " split needs both labels (" +
@@ -99,7 +142,8 @@ double gradient_ms_per_1024(const models::Classifier& classifier) {
 
 void write_card(const std::string& file, const ClassifierConfig& c, const TrainClassifierCli& cli,
                 const models::Classifier& classifier, const models::ClassifierTrainResult& r,
-                const std::vector<SplitSummary>& splits, double gradient_ms) {
+                const std::vector<SplitSummary>& splits, const std::vector<SplitSummary>& extras,
+                double gradient_ms) {
   const models::ClassifierInfo& info = classifier.info();
   const models::ClassifierNetworkOptions& n = c.train.network;
   const models::ClassifierTrainOptions& t = c.train;
@@ -130,6 +174,14 @@ void write_card(const std::string& file, const ClassifierConfig& c, const TrainC
   for (const auto& s : splits)
     out << fmt::format("| {} | `{}` | {} | {} | {} |\n", s.name, s.configured, s.sequences,
                        s.positives, s.skipped);
+  for (const auto& e : extras)
+    out << fmt::format("| {} | `{}` | {} | 0 | - |\n", e.name, e.configured, e.sequences);
+  if (!extras.empty())
+    out << "\nExtra negatives (`data.extra_negatives`) join the training split only, with label "
+           "0 (they count in the training positive fraction and the class weight); the metrics "
+           "below are on the labelled files only, validation and test never see them. They are "
+           "not fetched data: make them first (hard negatives: `scripts/make-hard-negatives`, "
+           "docs/benchmarks.md).\n";
   out << "\nFiles are relative to the data folder (`--data`, else `$GSFLOW_DATA`, else `data/`; "
          "`scripts/fetch-data`, docs/data.md). The training split trains; the validation split "
          "selects the weights (best AUROC); the test split is reserved and was scored once, after "
@@ -171,8 +223,13 @@ void run_train_classifier(const TrainClassifierCli& cli) {
   std::error_code ec;
   if (fs::exists(c.output, ec) && !cli.force)
     throw std::invalid_argument(c.output + " already exists: --force replaces it");
-  std::vector<SplitSummary> splits(2);
-  const auto train = read_split(c, "train", c.train_file, cli.data, splits[0]);
+  std::vector<SplitSummary> splits(2), extras(c.extra_negatives.size());
+  Sequences extra_negatives;
+  for (std::size_t i = 0; i < extras.size(); ++i) {
+    const auto more = read_extra_negatives(c, c.extra_negatives[i], cli.data, extras[i]);
+    extra_negatives.insert(extra_negatives.end(), more.begin(), more.end());
+  }
+  const auto train = read_split(c, "train", c.train_file, cli.data, splits[0], extra_negatives);
   const auto validation = read_split(c, "validation", c.validation_file, cli.data, splits[1]);
   std::optional<models::LabelledDataset> test;
   if (!c.test_file.empty()) {
@@ -184,6 +241,12 @@ void run_train_classifier(const TrainClassifierCli& cli) {
         "train-classifier {}: {} {} sequences ({} with {}=1, {} NA skipped) "
         "from {}\n",
         name, s.name, s.sequences, s.positives, c.label, s.skipped, s.file);
+  for (const auto& e : extras)
+    std::cerr << fmt::format("train-classifier {}: train + {} extra negatives ({}=0) from {}\n",
+                             name, e.sequences, c.label, e.file);
+  if (!extras.empty())
+    std::cerr << fmt::format("train-classifier {}: training set {} sequences ({} with {}=1)\n",
+                             name, train.labels.size(), splits[0].positives, c.label);
 
   std::atomic<bool> cancel{false};
   std::optional<InterruptGuard> interrupt(std::in_place);
@@ -210,9 +273,14 @@ void run_train_classifier(const TrainClassifierCli& cli) {
       "validation_positive_fraction",
       static_cast<double>(splits[1].positives) / static_cast<double>(splits[1].sequences));
   {
-    const auto scores = models::classifier_scores(classifier, train.data);
-    splits[0].auroc = engine::auroc(scores, train.labels);
-    splits[0].accuracy = engine::accuracy(scores, train.labels, 0.0);
+    // On the labelled training file (its records come first; extra negatives are left out, so
+    // the figure compares with a classifier trained without them).
+    auto scores = models::classifier_scores(classifier, train.data);
+    scores.resize(splits[0].sequences);
+    const std::vector<std::uint8_t> labels(train.labels.begin(),
+                                           train.labels.begin() + splits[0].sequences);
+    splits[0].auroc = engine::auroc(scores, labels);
+    splits[0].accuracy = engine::accuracy(scores, labels, 0.0);
     classifier.set_metric("train_auroc", splits[0].auroc);
     classifier.set_metric("train_accuracy", splits[0].accuracy);
   }
@@ -231,7 +299,7 @@ void run_train_classifier(const TrainClassifierCli& cli) {
   classifier.save(c.output);
   const std::string card = fs::path(c.output).replace_extension(".md").string();
   classifier.set_threads(c.train.threads);
-  write_card(card, c, cli, classifier, result, splits, gradient_ms_per_1024(classifier));
+  write_card(card, c, cli, classifier, result, splits, extras, gradient_ms_per_1024(classifier));
   std::cerr << fmt::format(
       "train-classifier {}: {} after {} steps in {}; {} parameters; best validation AUROC {:.4f} "
       "(accuracy {:.4f}) at step {}\n",
@@ -252,11 +320,25 @@ void run_train_classifier(const TrainClassifierCli& cli) {
 
 void add_train_classifier_command(CLI::App& app) {
   auto cli = std::make_shared<TrainClassifierCli>();
+  auto own = std::make_shared<OwnClassifierCli>();
   auto* cmd = app.add_subcommand(
       "train-classifier",
-      "Train a guidance classifier from a config file (configs/classifier-NAME.json)");
+      "Train a guidance classifier from a config file (configs/classifier-NAME.json), or from "
+      "plain files: --name NAME --positives A.fasta --negatives B.fasta, or --name NAME --table "
+      "DATA.csv (docs/own-data.md)");
   add_training_options(*cmd, *cli, "Replace an existing output");
-  cmd->callback([cli] { run_train_classifier(*cli); });
+  add_own_classifier_options(*cmd, *own);
+  auto* config = cmd->get_option("--config");
+  config->required(false);
+  cmd->get_option("--name")->excludes(config);
+  cmd->callback([cli, own] {
+    if (!cli->config.empty())
+      run_train_classifier(*cli);
+    else if (!own->name.empty())
+      run_train_own_classifier(*own, *cli);
+    else
+      throw CLI::RequiredError("--config (a recipe) or --name (plain files)");
+  });
 }
 
 }  // namespace gsflow::app

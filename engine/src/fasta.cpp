@@ -2,6 +2,7 @@
 // and the whole-file helpers.
 #include "gsflow/engine/fasta.hpp"
 
+#include <unistd.h>
 #include <zlib.h>
 
 #include <algorithm>
@@ -101,7 +102,19 @@ struct FastaReader::Impl {
     throw InputError(path, line_no, std::move(message));
   }
 
-  void open() {
+  void open(bool from_stdin) {
+    if (from_stdin) {
+      // A duplicate, so that gzclose leaves the process's standard input open.
+      const int fd = dup(STDIN_FILENO);
+      if (fd < 0) fail(0, std::string("cannot read: ") + std::strerror(errno));
+      file = gzdopen(fd, "rb");
+      if (file == nullptr) {
+        ::close(fd);
+        fail(0, "cannot read: out of memory");
+      }
+      gzbuffer(file, kZlibBuffer);
+      return;
+    }
     std::error_code ec;
     if (std::filesystem::is_directory(path, ec)) fail(0, "cannot read: is a directory");
     errno = 0;
@@ -277,8 +290,9 @@ struct FastaReader::Impl {
 };
 
 FastaReader::FastaReader(const std::string& path, std::size_t max_length)
-    : impl_(std::make_unique<Impl>(path, max_length)) {
-  impl_->open();
+    : impl_(std::make_unique<Impl>(path == kStdinPath ? std::string(kStdinName) : path,
+                                   max_length)) {
+  impl_->open(path == kStdinPath);
 }
 
 FastaReader::~FastaReader() = default;

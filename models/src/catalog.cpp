@@ -34,7 +34,16 @@ std::vector<std::string> model_folders() {
     folders.emplace_back(GSFLOW_SOURCE_DIR "/models/pretrained");
     if (!installed.empty()) folders.push_back(installed.string());
   }
+  folders.push_back(user_models_folder());
   return folders;
+}
+
+std::string user_models_folder() {
+  if (const char* env = std::getenv("GSFLOW_USER_MODELS"); env && *env) return env;
+  if (const char* xdg = std::getenv("XDG_DATA_HOME"); xdg && *xdg)
+    return (fs::path(xdg) / "gsflow" / "models").string();
+  const char* home = std::getenv("HOME");
+  return (fs::path(home && *home ? home : ".") / ".local" / "share" / "gsflow" / "models").string();
 }
 
 std::string resolve_model(const std::string& name, const std::string& method) {

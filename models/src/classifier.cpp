@@ -111,7 +111,8 @@ std::unique_ptr<Classifier::Impl> load_checkpoint(const std::string& file) {
   info.name = f.get<std::string>("name");
   read_common(f, info);
   info.output = f.get<std::string>("output");
-  if (info.output != "logit") f.fail("output", "must be 'logit' in a gsflow classifier");
+  if (info.output != "logit" && info.output != "score")  // score: a regression model's value
+    f.fail("output", "must be 'logit' or 'score' in a gsflow classifier");
   info.positive = f.get<std::string>("positive");
   info.metrics = f.get<std::map<std::string, double>>("metrics");
   info.data_hash = f.get<std::string>("data_hash");

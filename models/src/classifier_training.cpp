@@ -5,6 +5,7 @@
 #include <ATen/CPUGeneratorImpl.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
@@ -24,16 +25,50 @@ std::string labelled_dataset_hash(const LabelledDataset& data) {
   if (!data.data.lengths.empty())
     h = fnv1a64(data.data.lengths.data(), data.data.lengths.size() * sizeof(std::uint16_t), h);
   h = fnv1a64(data.labels.data(), data.labels.size(), h);
+  if (!data.values.empty())  // regression targets (binary sets hash as they always did)
+    h = fnv1a64(data.values.data(), data.values.size() * sizeof(double), h);
   char buf[17];
   std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
   return buf;
 }
 
 namespace {
+// Average ranks (1-based) of v, ties sharing the mean of their ranks.
+std::vector<double> ranks(std::span<const double> v) {
+  std::vector<std::size_t> order(v.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return v[a] < v[b]; });
+  std::vector<double> r(v.size());
+  for (std::size_t i = 0; i < order.size();) {
+    std::size_t j = i;
+    while (j + 1 < order.size() && v[order[j + 1]] == v[order[i]]) ++j;
+    for (std::size_t t = i; t <= j; ++t) r[order[t]] = 0.5 * static_cast<double>(i + j) + 1.0;
+    i = j + 1;
+  }
+  return r;
+}
+}  // namespace
+
+double spearman(std::span<const double> a, std::span<const double> b) {
+  if (a.size() != b.size() || a.size() < 2)
+    throw ModelError("spearman: two series of the same length >= 2 needed");
+  const auto ra = ranks(a), rb = ranks(b);
+  const double n = static_cast<double>(a.size()), mean = (n + 1.0) / 2.0;
+  double sab = 0.0, saa = 0.0, sbb = 0.0;
+  for (std::size_t i = 0; i < ra.size(); ++i) {
+    sab += (ra[i] - mean) * (rb[i] - mean);
+    saa += (ra[i] - mean) * (ra[i] - mean);
+    sbb += (rb[i] - mean) * (rb[i] - mean);
+  }
+  return saa > 0.0 && sbb > 0.0 ? sab / std::sqrt(saa * sbb) : 0.0;
+}
+
+namespace {
 
 using torch::Tensor;
 
-void check_data(const ClassifierInfo& info, const LabelledDataset& set, const char* what) {
+void check_data(const ClassifierInfo& info, const LabelledDataset& set, const char* what,
+                bool regression = false) {
   const Dataset& d = set.data;
   const auto fail = [&](const std::string& msg) {
     throw ModelError(std::string(what) + " data: " + msg);
@@ -45,9 +80,16 @@ void check_data(const ClassifierInfo& info, const LabelledDataset& set, const ch
   if (d.length > info.max_length)
     fail("rows of " + std::to_string(d.length) + " letters exceed max_length " +
          std::to_string(info.max_length));
-  if (set.labels.size() != d.count())
+  if (regression) {
+    if (set.values.size() != d.count())
+      fail(std::to_string(set.values.size()) + " values for " + std::to_string(d.count()) +
+           " sequences");
+    for (const double v : set.values)
+      if (!std::isfinite(v)) fail("regression values must be finite");
+  } else if (set.labels.size() != d.count()) {
     fail(std::to_string(set.labels.size()) + " labels for " + std::to_string(d.count()) +
          " sequences");
+  }
   if (!d.lengths.empty() && d.lengths.size() != d.count())
     fail(std::to_string(d.lengths.size()) + " lengths for " + std::to_string(d.count()) +
          " sequences");
@@ -61,6 +103,7 @@ void check_data(const ClassifierInfo& info, const LabelledDataset& set, const ch
     if (d.letters[i] >= info.k)
       fail("sequence " + std::to_string(i / d.length) + " holds letter index " +
            std::to_string(d.letters[i]) + " outside the alphabet of " + std::to_string(info.k));
+  if (regression) return;
   std::size_t positives = 0;
   for (const auto y : set.labels) {
     if (y > 1) fail("labels must be 0 or 1");
@@ -144,6 +187,8 @@ class ClassifierTask final : public TrainingTask {
         result_(result),
         n_(static_cast<std::int64_t>(train.data.count())),
         batch_(std::min<std::int64_t>(static_cast<std::int64_t>(o.batch), n_)),
+        regression_(o.regression),
+        ties_by_loss_(o.ties_by_loss),
         gen_(at::make_generator<at::CPUGeneratorImpl>(o.seed)),
         cursor_(n_) {
     // Initial weights, batch order and dropout all come from the seed.
@@ -156,8 +201,22 @@ class ClassifierTask final : public TrainingTask {
     }
     best_ = ClassifierCnn(o.network, k, length);
     net_->train();
-    labels_ = torch::from_blob(const_cast<std::uint8_t*>(train.labels.data()), {n_}, torch::kUInt8)
-                  .to(torch::kFloat);
+    if (regression_) {
+      // Standardised targets: the network learns z = (y - mean) / sd.
+      const std::vector<double>& v = train.values;
+      double sum = 0.0, sq = 0.0;
+      for (const double y : v) sum += y;
+      target_mean_ = sum / static_cast<double>(v.size());
+      for (const double y : v) sq += (y - target_mean_) * (y - target_mean_);
+      target_sd_ = std::sqrt(sq / static_cast<double>(v.size()));
+      if (!(target_sd_ > 0.0)) target_sd_ = 1.0;
+      std::vector<float> z;
+      for (const double y : v) z.push_back(static_cast<float>((y - target_mean_) / target_sd_));
+      labels_ = torch::tensor(z);
+    } else {
+      labels_ = torch::from_blob(const_cast<std::uint8_t*>(train.labels.data()), {n_}, torch::kUInt8)
+                    .to(torch::kFloat);
+    }
   }
 
   torch::nn::Module& network() override { return *net_; }
@@ -174,6 +233,7 @@ class ClassifierTask final : public TrainingTask {
     auto [x, mask] = gather(train_.data, k_, index);
     const auto y = labels_.index_select(0, index);
     const auto logits = net_->forward(x, mask);
+    if (regression_) return torch::mse_loss(logits, y);
     // Class-weighted BCE: positives count pos_weight times.
     const auto weight = 1.0 + (pos_weight_ - 1.0) * y;
     return (weight *
@@ -187,9 +247,35 @@ class ClassifierTask final : public TrainingTask {
   void validate(std::int64_t steps, TrainProgress& p) override {
     ClassifierCnn& judged = ema_ ? ema_ : net_;
     const auto scores = network_scores(judged, validation_.data, k_);
-    p.val_auroc = engine::auroc(scores, validation_.labels);
-    p.val_accuracy = engine::accuracy(scores, validation_.labels, 0.0);
-    if (p.val_auroc > result_.best_val_auroc) {
+    if (regression_) {  // Spearman in the AUROC fields, RMSE (targets' units) in the accuracy ones
+      p.val_auroc = spearman(scores, validation_.values);
+      double sq = 0.0;
+      for (std::size_t i = 0; i < scores.size(); ++i) {
+        const double e = scores[i] * target_sd_ + target_mean_ - validation_.values[i];
+        sq += e * e;
+      }
+      p.val_accuracy = std::sqrt(sq / static_cast<double>(scores.size()));
+    } else {
+      p.val_auroc = engine::auroc(scores, validation_.labels);
+      p.val_accuracy = engine::accuracy(scores, validation_.labels, 0.0);
+    }
+    bool better = p.val_auroc > result_.best_val_auroc || result_.best_step == 0;
+    if (ties_by_loss_) {
+      double loss = 0.0;  // validation loss, to break ties of the metric
+      for (std::size_t i = 0; i < scores.size(); ++i) {
+        if (regression_) {
+          const double e = scores[i] - (validation_.values[i] - target_mean_) / target_sd_;
+          loss += e * e;
+        } else {  // BCE with logits, stable form
+          const double z = scores[i];
+          loss += std::max(z, 0.0) - z * validation_.labels[i] + std::log1p(std::exp(-std::abs(z)));
+        }
+      }
+      p.val_loss = loss / static_cast<double>(scores.size());
+      if (p.val_auroc == result_.best_val_auroc && p.val_loss < best_loss_) better = true;
+      if (better) best_loss_ = p.val_loss;
+    }
+    if (better) {
       result_.best_val_auroc = p.best_val_auroc = p.val_auroc;
       result_.best_val_accuracy = p.val_accuracy;
       result_.best_step = steps;
@@ -203,6 +289,9 @@ class ClassifierTask final : public TrainingTask {
 
   // The weights of the best validation AUROC.
   ClassifierCnn& best() { return best_; }
+  // Regression: the training targets' mean and standard deviation.
+  double target_mean() const { return target_mean_; }
+  double target_sd() const { return target_sd_; }
 
  private:
   const LabelledDataset& train_;
@@ -212,6 +301,10 @@ class ClassifierTask final : public TrainingTask {
   ClassifierTrainResult& result_;
   const std::int64_t n_;
   const std::int64_t batch_;  // sequences per step (at most the training set)
+  const bool regression_;
+  const bool ties_by_loss_;
+  double best_loss_ = 0.0;  // validation loss of the kept weights (ties_by_loss)
+  double target_mean_ = 0.0, target_sd_ = 1.0;  // regression: targets' standardisation
   ClassifierCnn net_{nullptr}, ema_{nullptr}, best_{nullptr};
   at::Generator gen_;
   Tensor labels_;
@@ -227,7 +320,7 @@ ClassifierTrainResult train_classifier(const LabelledDataset& train,
                                        const TrainProgressSink& progress, std::int64_t report_every,
                                        const std::atomic<bool>* cancel) {
   ClassifierInfo info = o.info;
-  info.output = "logit";
+  info.output = o.regression ? "score" : "logit";
   info.kind = "cnn";
   info.differentiable = true;
   info.metrics.clear();
@@ -245,14 +338,15 @@ ClassifierTrainResult train_classifier(const LabelledDataset& train,
         "positive_weight >= 0, validate_every >= 0 and threads >= 1 required");
   if (!o.checkpoint_file.empty())
     throw ModelError("classifier training options: no checkpoint_file (classifiers do not resume)");
-  check_data(info, train, "training");
-  check_data(info, validation, "validation");
+  check_data(info, train, "training", o.regression);
+  check_data(info, validation, "validation", o.regression);
 
   const Trainer trainer(o);
   std::size_t positives = 0;
   for (const auto y : train.labels) positives += y;
   const auto n = static_cast<std::int64_t>(train.data.count());
-  const double pos_weight = o.positive_weight > 0.0
+  const double pos_weight = o.regression ? 1.0
+                            : o.positive_weight > 0.0
                                 ? o.positive_weight
                                 : static_cast<double>(n - static_cast<std::int64_t>(positives)) /
                                       static_cast<double>(positives);
@@ -265,8 +359,17 @@ ClassifierTrainResult train_classifier(const LabelledDataset& train,
   auto impl = std::make_unique<Classifier::Impl>();
   impl->options = o.network;
   impl->net = task.best();
+  if (o.regression) {
+    // Fold the standardisation into the last layer: the saved network outputs y = sd z + mean.
+    torch::NoGradGuard no_grad;
+    auto params = impl->net->named_parameters();
+    params["head2.weight"].mul_(task.target_sd());
+    params["head2.bias"].mul_(task.target_sd()).add_(task.target_mean());
+  }
   freeze_for_inference(impl->net);
-  impl->training = options_json(o).dump();
+  nlohmann::json training = options_json(o);
+  if (o.regression) training["task"] = "regression";  // binary checkpoints stay as they were
+  impl->training = training.dump();
   info.data_hash = labelled_dataset_hash(train);
   info.metrics = {
       {"validation_auroc", result.best_val_auroc},
@@ -278,6 +381,15 @@ ClassifierTrainResult train_classifier(const LabelledDataset& train,
       {"train_positive_fraction", static_cast<double>(positives) / static_cast<double>(n)},
       {"positive_weight", pos_weight},
       {"validation_sequences", static_cast<double>(validation.data.count())}};
+  if (o.regression) {
+    for (const char* key : {"validation_auroc", "validation_accuracy", "train_positive_fraction",
+                            "positive_weight"})
+      info.metrics.erase(key);
+    info.metrics["validation_spearman"] = result.best_val_auroc;
+    info.metrics["validation_rmse"] = result.best_val_accuracy;
+    info.metrics["target_mean"] = task.target_mean();
+    info.metrics["target_sd"] = task.target_sd();
+  }
   impl->info = info;
   result.classifier = Classifier(std::move(impl));
   return result;

@@ -348,7 +348,8 @@ std::int64_t RunStore::begin_run(const NewRun& run) {
     check_run_name(run.name);
     std::string name = run.name;
     if (name.empty()) {
-      name = unique_run_name(db, run.model.name + "-s" + std::to_string(run.seed));
+      // "seed" spelled out: the record ids RUN_sIDX then cannot read as seed and index twice.
+      name = unique_run_name(db, run.model.name + "-seed" + std::to_string(run.seed));
     } else if (run.rename_if_taken) {
       name = unique_run_name(db, name);
     } else {

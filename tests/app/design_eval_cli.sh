@@ -130,7 +130,7 @@ grep -qF -- '--start-time 0.3 --gamma 128 --guide-samples 4 --steps 4 (given)' o
 # --- bad input --------------------------------------------------------------------------------------
 expect_rc 2 "$G" eval-design --split nope --n 4
 grep -qF -- "--split" err.txt || fail "eval-design --split nope: message"
-expect_rc 1 "$G" eval-design --methods fancy --n 4
+expect_rc 2 "$G" eval-design --methods fancy --n 4
 expect_rc 2 "$G" eval-edits --start-time 1.5 --n 2
 grep -qF -- "--start-time" err.txt || fail "eval-edits --start-time 1.5: message"
 echo "design_eval_cli: OK"

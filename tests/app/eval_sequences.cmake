@@ -57,8 +57,8 @@ if(NOT rc EQUAL 2 OR NOT err MATCHES "eval-sequences-bad.fasta:3: record .two.: 
 endif()
 execute_process(COMMAND ${CMD} eval --model dna-promoter --sequences ${bad} --n 5
                 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-if(NOT rc EQUAL 1)
-  message(FATAL_ERROR "--n with --sequences: exit ${rc} (1 expected), stderr: ${err}")
+if(NOT rc EQUAL 2)
+  message(FATAL_ERROR "--n with --sequences: exit ${rc} (2 expected), stderr: ${err}")
 endif()
 
 # Protein-likeness: the first training peptides evaluated as if designed.

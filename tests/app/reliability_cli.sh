@@ -236,13 +236,14 @@ bare_db_name)
   unset GSFLOW_DB
   ;;
 numbers)
-  # Numbers outside what a field holds are refused, not wrapped or saturated.
+  # Numbers outside what a field holds are refused, not wrapped or saturated; usage errors (CLI11
+  # parse and validator failures included) exit 2 like other bad input.
   expect_error 2 "--seed: must not be negative" "$G" "${GEN[@]}" --n 2 --no-store --seed -1
   expect_error 2 "--seed: 18446744073709551616 is out of range" \
     "$G" "${GEN[@]}" --n 2 --no-store --seed 18446744073709551616
-  expect_error 1 "negative" "$G" eval --model dna-promoter --seed -1
-  expect_error 1 "not a date" "$G" runs list --db x.sqlite --since not-a-date
-  expect_error 1 "negative" "$G" runs list --db x.sqlite --limit -1
+  expect_error 2 "negative" "$G" eval --model dna-promoter --seed -1
+  expect_error 2 "not a date" "$G" runs list --db x.sqlite --since not-a-date
+  expect_error 2 "negative" "$G" runs list --db x.sqlite --limit -1
   expect_error 2 "--n: 0 is not possible (1..10000000)" "$G" "${GEN[@]}" --no-store --n 0
   (( $(wc -c <err.txt) < 400 )) || { cat err.txt >&2; fail "--n 0: the message is too long"; }
   expect_error 2 "--n: '1e12' is not a whole number" "$G" "${GEN[@]}" --no-store --n 1e12

@@ -33,7 +33,7 @@ roundtrip)
   python3 - <<'PY'
 import json
 runs = json.load(open("list.json"))
-assert [r["name"] for r in runs] == ["dna-promoter-s6", "first"], runs
+assert [r["name"] for r in runs] == ["dna-promoter-seed6", "first"], runs
 first = runs[1]
 assert first["status"] == "completed" and first["completed"] == 6 and first["requested"] == 6
 assert first["tags"] == ["screen"] and first["notes"] == "a note"
@@ -71,7 +71,7 @@ assert j["name"] == "first" and len(j["sequences"]) == 6 and "gc" in j["sequence
 PY
   expect_rc 2 "$G" export first --db r.sqlite --fasta x.fa --top 2 --by gravy
   grep -q "no such score (it has: gc)" err.txt || fail "bad --by message"
-  expect_rc 1 "$G" export first --db r.sqlite --top 2
+  expect_rc 2 "$G" export first --db r.sqlite --top 2
   expect_rc 2 "$G" runs show nosuchrun --db r.sqlite
   grep -q "no run named 'nosuchrun'" err.txt || fail "unknown run message"
   expect_rc 2 "$G" "${GEN[@]}" --n 1 --db r.sqlite --name first
@@ -79,7 +79,7 @@ PY
   "$G" runs delete first --db r.sqlite 2>/dev/null
   [[ $("$G" runs list --db r.sqlite --json | python3 -c "import json,sys; print(len(json.load(sys.stdin)))") == 1 ]] \
     || fail "delete"
-  expect_rc 1 "$G" generate --shard 3/2
+  expect_rc 2 "$G" generate --shard 3/2
   expect_rc 2 "$G" "${GEN[@]}" --n 2 --shard 0/3 --db r.sqlite
   grep -q "3 shards of 2 sequences" err.txt || fail "shards > n message"
   ;;

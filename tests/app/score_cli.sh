@@ -121,6 +121,37 @@ first_records 5 "$PEP_TRAIN" >pep-train5.fa
 expect_rc 0 "$G" score pep-train5.fa --model peptide --guide amp --csv
 csv_columns out.txt id,length,gravy,amp,train_identity train_identity | sort -u >ids.txt
 [[ $(cat ids.txt) == 1 ]] || fail "peptide training sequences: train_identity $(tr '\n' ' ' <ids.txt)"
+# --judge: the bundled amp judge's probability (column judge:amp) against the judge file read
+# here (features of models/pretrained/judges/amp.json: length / 100, letter and pair counts
+# divided by their windows; standardised; logistic); a DNA judge on peptides exits 2.
+first_records 20 "$PEP_VAL" >pep-val20.fa
+expect_rc 0 "$G" score pep-val20.fa --alphabet protein --judge amp --csv
+csv_columns out.txt id,length,gravy,judge:amp judge:amp >judge.txt
+python3 - pep-val20.fa judge.txt "$GSFLOW_SOURCE_DIR/models/pretrained/judges/amp.json" <<'EOF'
+import json, math, sys
+seqs, s = [], None
+for line in open(sys.argv[1]):
+    line = line.strip()
+    if line.startswith(">"):
+        if s is not None: seqs.append(s)
+        s = ""
+    elif line: s += line.upper()
+seqs.append(s)
+got = [float(x) for x in open(sys.argv[2])]
+j = json.load(open(sys.argv[3]))
+a, K = "ACDEFGHIKLMNPQRSTVWY", 20
+assert j["features"]["kmax"] == 2 and j["features"]["length"], j["features"]
+mean, scale = j["standardisation"]["mean"], j["standardisation"]["scale"]
+assert len(got) == len(seqs) == 20
+for seq, p in zip(seqs, got):
+    x = [len(seq) / j["features"]["length_scale"]] + [0.0] * (K + K * K)
+    for c in seq: x[1 + a.index(c)] += 1 / len(seq)
+    for u, v in zip(seq, seq[1:]): x[1 + K + a.index(u) * K + a.index(v)] += 1 / (len(seq) - 1)
+    z = j["intercept"] + sum(w * (xi - m) / sd for w, xi, m, sd in zip(j["weights"], x, mean, scale))
+    want = 1 / (1 + math.exp(-z))
+    if abs(p - want) > 1e-5 * max(1e-3, want): sys.exit(f"judge:amp {p} for {seq}, expected {want}")
+EOF
+expect_error 2 "--judge promoter: judges dna sequences" "$G" score pep-val20.fa --alphabet protein --judge promoter
 # --train: the highest ungapped identity to three real training windows, counted by awk; a record
 # of a length no training sequence has gets no value.
 first_records 3 "$DNA_TRAIN" >train3.fa

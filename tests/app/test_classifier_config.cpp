@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "classifier_config.hpp"
 
@@ -81,8 +82,9 @@ TEST(ClassifierConfig, CommittedConfigsParseWithEveryValue) {
       }
     }
     EXPECT_DOUBLE_EQ(c.max_minutes, j.value("max_minutes", 0.0));
+    EXPECT_EQ(c.extra_negatives, d.value("extra_negatives", std::vector<std::string>{}));
   }
-  EXPECT_EQ(seen, 2);
+  EXPECT_EQ(seen, 3);  // promoter, amp, amp-hard (hard negatives, issue 38)
 }
 
 // Writes the promoter config changed by `edit` to a temporary file and expects reading it to throw

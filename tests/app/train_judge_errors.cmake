@@ -23,6 +23,6 @@ if(NOT rc EQUAL 2 OR NOT err MATCHES "peptide/validation.fasta: split file not f
 endif()
 execute_process(COMMAND ${CMD} train-judge --objective frobnicate RESULT_VARIABLE rc
                 ERROR_VARIABLE err)
-if(NOT rc EQUAL 1 OR NOT err MATCHES "frobnicate")
-  message(FATAL_ERROR "unknown objective: expected usage error 1, got ${rc}: ${err}")
+if(NOT rc EQUAL 2 OR NOT err MATCHES "frobnicate")
+  message(FATAL_ERROR "unknown objective: expected usage error 2, got ${rc}: ${err}")
 endif()

@@ -176,8 +176,8 @@ TEST(RunStore, NamesAreUniqueAndDefaultNamesCountUp) {
   }
   const auto a = store.begin_run(new_run());
   const auto b = store.begin_run(new_run());
-  EXPECT_EQ(store.run(a).name, "dna-promoter-s18446744073709551600");
-  EXPECT_EQ(store.run(b).name, "dna-promoter-s18446744073709551600-2");
+  EXPECT_EQ(store.run(a).name, "dna-promoter-seed18446744073709551600");
+  EXPECT_EQ(store.run(b).name, "dna-promoter-seed18446744073709551600-2");
 }
 
 TEST(RunStore, ListFiltersTagsDeleteAndNotes) {

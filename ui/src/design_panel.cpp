@@ -239,7 +239,7 @@ DesignPanel::DesignPanel(QWidget* parent) : QWidget(parent) {
   guideForm->addRow(tr("Draw from"), from_);
 
   name_ = new QLineEdit(this);
-  name_->setPlaceholderText(tr("automatic (model-sSEED)"));
+  name_->setPlaceholderText(tr("automatic (model-seedSEED)"));
   tags_ = new QLineEdit(this);
   tags_->setPlaceholderText(tr("comma-separated"));
   notes_ = new QLineEdit(this);

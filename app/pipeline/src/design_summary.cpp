@@ -6,6 +6,8 @@
 #include <vector>
 
 #include "gsflow/pipeline/design.hpp"
+#include "gsflow/pipeline/run_params.hpp"
+#include "gsflow/storage/run_export.hpp"
 
 namespace gsflow::pipeline {
 
@@ -51,6 +53,34 @@ std::string design_summary(const DesignOptions& o) {
   if (o.max_edits != engine::kNoEditBudget)
     words.push_back("max_edits=" + std::to_string(o.max_edits));
   return joined(words, ' ');
+}
+
+std::string guidance_summary(const guidance::GuidanceOptions& g) {
+  if (g.terms.empty()) return "";
+  const auto number = [](double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%g", v);
+    return std::string(buf);
+  };
+  std::string guides;
+  for (const auto& t : g.terms)
+    guides += (guides.empty() ? "" : ",") + storage::score_label(t.objective) + ":" +
+              number(t.weight);
+  std::string out = "guide=" + guides + " gamma=" + number(g.gamma);
+  if (g.schedule != guidance::GammaSchedule::constant)
+    out += std::string(" gamma_schedule=") + guidance::kGammaScheduleNames.name(g.schedule);
+  if (g.method != guidance::GuidanceMethod::stgflow)
+    out += std::string(" guidance=") + guidance::kGuidanceMethodNames.name(g.method);
+  if (g.from != guidance::GuideFrom::state)
+    out += std::string(" guide_from=") + guidance::kGuideFromNames.name(g.from);
+  out += " guide_samples=" + std::to_string(g.samples);
+  return out;
+}
+
+std::string run_summary(const RunParams& params) {
+  const std::string guided = guidance_summary(params.guidance);
+  const std::string design = design_summary(params.design);
+  return guided + (guided.empty() || design.empty() ? "" : " ") + design;
 }
 
 }  // namespace gsflow::pipeline

@@ -229,7 +229,8 @@ std::vector<RunParam> make_schema() {
                               [](RunParams& p) -> auto& { return p.sampler.seed; })),
       integer("frames_every", 0, 1e6, "Store the trajectory every n-th step (0 = none)",
               [](RunParams& p) -> auto& { return p.sampler.frames_every; }),
-      guided(real("gamma", 0, 1e6, "Guidance strength gamma (0 = unguided)",
+      guided(real("gamma", 0, 1e6, "Guidance strength gamma (0 = unguided; measured suggestions per "
+                                   "objective: gsflow objectives list)",
                   [](RunParams& p) -> auto& { return p.guidance.gamma; })),
       guided(choice("gamma_schedule", kGammaScheduleNames,
                     "constant, rising (2 gamma t: the same total push, given late) or falling "

@@ -80,7 +80,7 @@ storage::NewRun new_run(const StoredRunOptions& options, const StoredRunOutcome&
         models::content_hash(run.shard.group_params_json + outcome.model_hash + options.name);
     run.shard.group_name =
         options.name.empty()
-            ? outcome.model_name + "-s" + std::to_string(params.sampler.seed) + "-" +
+            ? outcome.model_name + "-seed" + std::to_string(params.sampler.seed) + "-" +
                   std::to_string(params.n) + "x"
             : options.name;
     run.shard.group_requested = params.n;

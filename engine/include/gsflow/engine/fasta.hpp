@@ -58,8 +58,13 @@ class FastaReader {
   // far below what would exhaust memory.
   static constexpr std::size_t kDefaultMaxLength = std::size_t{1} << 24;
 
-  // Opens `path`. Throws InputError (line 0) if it does not exist, is a directory or cannot be
-  // opened. Records longer than `max_length` letters are refused (see above); a command passes the
+  // "-": the path that reads standard input (plain or gzip, as a file), named kStdinName ("stdin")
+  // in error messages and by path().
+  static constexpr std::string_view kStdinPath = "-";
+  static constexpr std::string_view kStdinName = "stdin";
+
+  // Opens `path` (kStdinPath: standard input). Throws InputError (line 0) if it does not exist,
+  // is a directory or cannot be opened. Records longer than `max_length` letters are refused (see above); a command passes the
   // longest sequence it can use.
   explicit FastaReader(const std::string& path, std::size_t max_length = kDefaultMaxLength);
   ~FastaReader();
@@ -71,7 +76,7 @@ class FastaReader {
   // The next record, or std::nullopt at the end of the file. Throws InputError as described above.
   std::optional<FastaRecord> next();
 
-  // The path as given to the constructor (used in error messages).
+  // The path as given to the constructor, or "stdin" for "-" (used in error messages).
   const std::string& path() const noexcept;
 
  private:
@@ -79,7 +84,8 @@ class FastaReader {
   std::unique_ptr<Impl> impl_;
 };
 
-// Every record of the file at `path`, in order. Throws what FastaReader throws.
+// Every record of the file at `path` ("-": standard input), in order. Throws what FastaReader
+// throws.
 std::vector<FastaRecord> read_fasta(const std::string& path,
                                     std::size_t max_length = FastaReader::kDefaultMaxLength);
 

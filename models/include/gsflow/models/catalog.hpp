@@ -11,8 +11,15 @@ namespace gsflow::models {
 
 // Folders searched for NAME.ckpt, in order: $GSFLOW_MODELS (if set), then for an installed binary
 // <prefix>/share/gsflow/models (the bin/ folder's sibling, when it exists) alone; for a binary in
-// a build tree the pretrained folder of the source tree it was built from.
+// a build tree the pretrained folder of the source tree it was built from; last the user models
+// folder (user_models_folder()), so that a user's model never shadows a bundled one.
 std::vector<std::string> model_folders();
+
+// Where the user's own models go (`gsflow train-classifier --name`, listed by `gsflow models
+// list`): $GSFLOW_USER_MODELS, else $XDG_DATA_HOME/gsflow/models, else
+// $HOME/.local/share/gsflow/models (the XDG default, beside the run store). Classifiers live in
+// its classifiers/ subfolder, as the bundled ones do. The folder need not exist.
+std::string user_models_folder();
 
 // The checkpoint file for `name`: `name` itself when it is an existing file, otherwise
 // NAME.ckpt; a `method` picks the variant of the base name (gsfm: BASE.ckpt, gssm:

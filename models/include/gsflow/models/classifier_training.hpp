@@ -7,6 +7,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "gsflow/models/classifier.hpp"
@@ -16,14 +17,20 @@
 namespace gsflow::models {
 
 // Sequences (Dataset: rows of letters, shorter ones padded with their own lengths) with a 0/1
-// label each.
+// label each, or (regression) a real value each.
 struct LabelledDataset {
   Dataset data;
-  std::vector<std::uint8_t> labels;  // one per sequence, 0 or 1
+  std::vector<std::uint8_t> labels;  // one per sequence, 0 or 1 (binary; empty for regression)
+  std::vector<double> values;        // one per sequence, finite (regression; empty for binary)
 };
 
-// FNV-1a 64 of the letters, lengths and labels, 16 hex digits (stored in the checkpoint).
+// FNV-1a 64 of the letters, lengths, labels and values (when any), 16 hex digits (stored in the
+// checkpoint).
 std::string labelled_dataset_hash(const LabelledDataset& data);
+
+// Spearman rank correlation of a and b (average ranks for ties; Pearson correlation of the ranks).
+// 0 when either is constant. Throws ModelError for different sizes or fewer than 2 values.
+double spearman(std::span<const double> a, std::span<const double> b);
 
 // A classifier's training options: the trainer's (trainer.hpp; steps are epochs of shuffled
 // batches; checkpoint_file must stay empty: the classifier is returned, not resumed) with the
@@ -44,10 +51,22 @@ struct ClassifierTrainOptions : TrainerOptions {
   // the training set (balanced classes: AUROC does not depend on it, but small positive classes
   // such as antimicrobial peptides, ~8 %, otherwise contribute little gradient).
   double positive_weight = 0.0;
+  // Regression instead of classification: the data's `values` (not labels) are the targets, the
+  // loss is the mean squared error on targets standardised with the training mean and standard
+  // deviation, validation selects by Spearman correlation (reported in the val_auroc fields), and
+  // the saved network outputs the predicted value in the targets' units (output "score": the
+  // standardisation is folded into the last layer). positive_weight is unused.
+  bool regression = false;
+  // When a validation ties the best metric so far (AUROC 1.0 on an easy task), keep its weights if
+  // its validation loss (mean BCE on the logits, or MSE on standardised targets) is lower; the loss
+  // is then reported in TrainProgress::val_loss. Off: the first weights reaching the best are kept.
+  bool ties_by_loss = false;
 };
 
 struct ClassifierTrainResult : TrainerResult {
-  Classifier classifier;       // best-by-validation-AUROC weights (EMA weights when ema > 0)
+  // best-by-validation-AUROC weights (EMA weights when ema > 0); regression: by Spearman, held
+  // in best_val_auroc (best_val_accuracy then is the validation RMSE in the targets' units)
+  Classifier classifier;
   std::int64_t best_step = 0;  // step whose weights were kept
   double best_val_auroc = -1.0, best_val_accuracy = -1.0;
 };

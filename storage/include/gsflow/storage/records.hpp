@@ -50,7 +50,7 @@ struct ShardInfo {
 
 // What the caller supplies to start a run.
 struct NewRun {
-  std::string name;         // unique in the store; "" = MODEL-sSEED (numbered when taken)
+  std::string name;         // unique in the store; "" = MODEL-seedSEED (numbered when taken)
   bool rename_if_taken = false;  // a taken name gets -2, -3, ... instead of an error
   std::string params_json;  // pipeline::run_params_json(): enough to rerun it
   std::uint64_t seed = 0;

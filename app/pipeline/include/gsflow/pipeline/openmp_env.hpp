@@ -17,7 +17,7 @@ inline bool default_passive_openmp() {
   return ::setenv("OMP_WAIT_POLICY", "PASSIVE", 0) == 0;
 }
 
-// The policy in this process's environment, for `gsflow --version`.
+// The policy in this process's environment, for the -v log (`gsflow -v COMMAND`).
 inline const char* openmp_wait_policy() {
   const char* p = std::getenv("OMP_WAIT_POLICY");
   return p != nullptr ? p : "unset (libgomp default: spin)";

@@ -41,6 +41,16 @@ std::pair<std::size_t, std::size_t> parse_shard(const std::string& text,
 // The generate() request of this run's shard.
 GenerateRequest to_request(const RunParams& params);
 
+// How a guided run was steered, in FASTA-header words: "guide=SPEC:WEIGHT,... gamma=G
+// guide_samples=M" plus gamma_schedule=, guidance= and guide_from= when not constant / stgflow /
+// state ("guide=amp:1,natural:amp:16 gamma=8 guide_samples=4"); a plug-in classifier goes by its
+// file stem (storage::score_label). "" for an unguided run.
+std::string guidance_summary(const guidance::GuidanceOptions& guidance);
+
+// How the run was made beyond model, method, seed and steps: guidance_summary() then
+// design_summary() (design.hpp), blank-separated; "" for a plain run. The FASTA headers' MADE_WITH.
+std::string run_summary(const RunParams& params);
+
 // Compact JSON with every field (enums by name); the guidance fields ("guide": [{"objective",
 // "weight"}], "gamma", "gamma_schedule", "guide_samples", "guide_from") only for guided runs, so
 // unguided records read as before. parse_run_params(run_params_json(p)) == p.

@@ -19,7 +19,7 @@ struct StoredRunOptions {
   RunParams params;             // what to generate; params.consistent forces reference kernels
   bool method_given = false;    // params.sampler.method was asked for (else the model's)
   std::string db;               // run store file; "" = do not store
-  std::string name, notes;      // run name ("" = MODEL-sSEED), notes
+  std::string name, notes;      // run name ("" = MODEL-seedSEED), notes
   bool rename_if_taken = false;  // number a taken name instead of refusing it
   std::vector<std::string> tags;
   std::string expect_model_hash;  // rerun: the model must still be this file ("" = any)
