@@ -118,7 +118,7 @@ for name in ("gc", "motif", "tata", "promoter", "gravy", "charge", "amp", "natur
     e = j[name]
     for key in ("alphabet", "usage", "scores", "range", "argument", "gamma_note"):
         assert key in e, (name, key)
-assert j["promoter"]["suggested_gamma"] == 18 and j["amp"]["suggested_gamma"] == 4, j
+assert j["promoter"]["suggested_gamma"] == 18 and j["amp"]["suggested_gamma"] == 8, j
 assert j["gc"]["suggested_gamma"] is None and j["promoter"]["range"] == "0..1"
 PY
 expect_rc 0 "$G" objectives list --alphabet protein
