@@ -208,7 +208,8 @@ class StudioTest : public QObject {
     QVERIFY2(cli.readAllStandardOutput().contains(QByteArray::fromStdString(run.name)),
              "gsflow runs list does not show the GUI's run");
 
-    // Exports: FASTA with the command line's headers, CSV with one row per sequence.
+    // Exports: FASTA with the command line's headers (how the run was guided included: the
+    // guide=promoter:1,natural:promoter:16 words), CSV with one row per sequence.
     const QString fasta = dir_.filePath(QStringLiteral("out.fasta"));
     QCOMPARE(w->exportSequences(fasta), QString());
     engine::FastaReader reader(fasta.toStdString());
@@ -218,7 +219,9 @@ class StudioTest : public QObject {
       QCOMPARE(record->sequence, s.text);
       QCOMPARE(QString::fromStdString(record->id + " " + record->description),
                QString::fromStdString(
-                   storage::fasta_header(run.name, run.model.name, run.method, run.seed, 20, s)));
+                   storage::fasta_header(run.name, run.model.name, run.method, run.seed, 20, s,
+                                         pipeline::run_summary(
+                                             pipeline::parse_run_params(run.params_json)))));
       ++records;
     }
     QCOMPARE(records, std::size_t{32});

@@ -247,6 +247,7 @@ bool MainWindow::startRun(const std::string& expectModelHash) {
   current_.seed = options.params.sampler.seed;
   current_.steps = options.params.sampler.steps;
   current_.design = options.params.design;
+  current_.madeWith = pipeline::run_summary(options.params);
   trajectory_->reset(QString(), static_cast<int>(options.params.n));
   results_->clear(QString());
   progress_->setRange(0, 1);

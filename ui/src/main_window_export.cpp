@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "gsflow/pipeline/run_params.hpp"
 #include "gsflow/engine/fasta.hpp"
 #include "gsflow/storage/run_export.hpp"
 #include "gsflow/ui/compare_view.hpp"
@@ -42,7 +43,7 @@ QString MainWindow::exportSequences(const QString& file) {
       for (const auto& s : sequences)
         writer.write(storage::fasta_header(current_.name.toStdString(), current_.model.toStdString(),
                                            current_.method.toStdString(), current_.seed,
-                                           current_.steps, s),
+                                           current_.steps, s, current_.madeWith),
                      s.text);
     } else if (suffix.compare(QLatin1String("csv"), Qt::CaseInsensitive) == 0) {
       storage::write_csv(out, current_.name.toStdString(), sequences);

@@ -11,6 +11,7 @@
 #include <QtConcurrent/QtConcurrentRun>
 #include <algorithm>
 
+#include "gsflow/pipeline/run_params.hpp"
 #include "gsflow/models/catalog.hpp"
 #include "gsflow/ui/compare_view.hpp"
 #include "gsflow/ui/design_panel.hpp"
@@ -62,6 +63,7 @@ bool MainWindow::reopenRun(std::int64_t id) {
           models::model_hash(models::resolve_model(run.model.name)) == run.model.hash;
       design_->setParams(params, text(isBundled ? run.model.name : run.model.file));
       current_.design = params.design;
+      current_.madeWith = pipeline::run_summary(params);
     } catch (const std::exception&) {  // an unreadable record still shows (steps=0 in headers)
     }
     results_->setSequences(store.sequences(id), current_.alphabet);

@@ -101,6 +101,7 @@ class MainWindow : public QMainWindow {
     int steps = 0;
     std::size_t sequences = 0;  // requested
     pipeline::DesignOptions design{};  // its fixed letters are marked in the trajectory view
+    std::string madeWith;  // pipeline::run_summary: the guidance and design words of FASTA headers
   };
 
   void buildActions();
