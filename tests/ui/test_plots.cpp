@@ -182,6 +182,20 @@ class TestPlots : public QObject {
     QVERIFY2(red > 500, qPrintable(QString::number(red)));
   }
 
+  // Glyphs share one horizontal scale: a column of I is a thin I, not a solid block (issue 41),
+  // so it carries much less ink than a column of W of the same height.
+  void logoKeepsNarrowGlyphsNarrow() {
+    const QString protein = QStringLiteral("ACDEFGHIKLMNPQRSTVWY");
+    const QColor hydrophobic(0x22, 0x22, 0x22);  // I and W share the colour
+    SequenceLogo i, w;
+    i.setSequences({"III", "III"}, protein);
+    w.setSequences({"WWW", "WWW"}, protein);
+    const int inkI = countExact(render(i, QSize(400, 240)), hydrophobic);
+    const int inkW = countExact(render(w, QSize(400, 240)), hydrophobic);
+    QVERIFY2(inkI > 200, qPrintable(QString::number(inkI)));
+    QVERIFY2(inkI < inkW / 2, qPrintable(QString("I %1, W %2").arg(inkI).arg(inkW)));
+  }
+
   void histogramBins() {
     HistogramChart chart;
     chart.setSamples({{"a", {0, 1, 2, 3, 4}}, {"b", {2, 2, 4, NAN}}, {"empty", {}}}, 4);

@@ -139,7 +139,11 @@ void SequenceLogo::paintPlot(QPainter& painter, const QRectF& rect) const {
   glyphFont.setPixelSize(96);
   const bool nucleotides = isNucleotides(letters_);
   QVector<QPainterPath> glyphs(k);
-  for (int j = 0; j < k; ++j) glyphs[j].addText(0, 0, glyphFont, QString(letters_[j]));
+  qreal widest = 0;
+  for (int j = 0; j < k; ++j) {
+    glyphs[j].addText(0, 0, glyphFont, QString(letters_[j]));
+    widest = std::max(widest, glyphs[j].boundingRect().width());
+  }
 
   const qreal inset = column >= 6 ? column * 0.04 : 0;
   painter.save();
@@ -158,9 +162,12 @@ void SequenceLogo::paintPlot(QPainter& painter, const QRectF& rect) const {
                         height);
       const QRectF box = glyphs[j].boundingRect();
       if (box.isEmpty()) continue;
+      // Heights stretch to the bits; widths share one scale (the widest glyph fills the column)
+      // and narrower glyphs are centred, so I stays a thin I instead of a solid block.
+      const qreal sx = slot.width() / widest;
       QTransform t;
-      t.translate(slot.left(), slot.top());
-      t.scale(slot.width() / box.width(), slot.height() / box.height());
+      t.translate(slot.center().x() - box.width() * sx / 2, slot.top());
+      t.scale(sx, slot.height() / box.height());
       t.translate(-box.left(), -box.top());
       painter.setBrush(letterColor(letters_[j], nucleotides));
       painter.drawPath(t.map(glyphs[j]));
