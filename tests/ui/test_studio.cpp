@@ -375,7 +375,8 @@ class StudioTest : public QObject {
     shot(w.get(), QStringLiteral("history.png"));
   }
 
-  // Runs made by `gsflow generate` appear in the history; deleting asks and removes.
+  // Runs made by `gsflow generate` appear in the history, newest first (issue 41: it sorted by
+  // name); deleting asks and removes.
   void commandLineRunsAndDelete() {
     QProcess cli;
     cli.start(QStringLiteral(GSFLOW_CLI),
@@ -384,6 +385,16 @@ class StudioTest : public QObject {
     QVERIFY(cli.waitForFinished(120000));
     QCOMPARE(cli.exitCode(), 0);
     auto w = window();
+    w->refreshHistory();
+    const QAbstractItemModel* shown = w->historyView()->table()->model();
+    QVERIFY(shown->rowCount() >= 3);
+    QCOMPARE(shown->index(0, 0).data().toString(), QStringLiteral("from-the-cli"));
+    qint64 previous = shown->index(0, 0).data(ui::HistoryModel::RunIdRole).toLongLong();
+    for (int row = 1; row < shown->rowCount(); ++row) {
+      const qint64 id = shown->index(row, 0).data(ui::HistoryModel::RunIdRole).toLongLong();
+      QVERIFY2(id < previous, "the history is not newest first");
+      previous = id;
+    }
     storage::RunFilter byName;
     byName.text = "from-the-cli";
     w->historyView()->setFilter(byName);

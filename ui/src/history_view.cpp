@@ -24,6 +24,7 @@ HistoryView::HistoryView(QWidget* parent) : QWidget(parent) {
   table_ = new QTableView(this);
   table_->setModel(proxy_);
   table_->setSortingEnabled(true);
+  table_->sortByColumn(HistoryModel::Created, Qt::DescendingOrder);  // newest first
   table_->setSelectionBehavior(QAbstractItemView::SelectRows);
   table_->setSelectionMode(QAbstractItemView::SingleSelection);
   table_->setAlternatingRowColors(true);

@@ -9,9 +9,7 @@ namespace gsflow::ui {
 
 namespace {
 
-enum Column { Name, Status, Model, Method, Seed, Sequences, Frames, Created, Tags, Notes, Count };
-
-const char* const kHeaders[Count] = {"name",      "status", "model",   "method", "seed",
+const char* const kHeaders[HistoryModel::Count] = {"name",      "status", "model",   "method", "seed",
                                      "sequences", "frames", "created", "tags",   "notes"};
 
 QString joinTags(const std::vector<std::string>& tags) {
@@ -84,8 +82,10 @@ QVariant HistoryModel::data(const QModelIndex& index, int role) const {
       return sort ? QVariant::fromValue<qulonglong>(run.frames)
                   : QVariant(QString::number(run.frames));
     case Created:
-      // ISO 8601 text sorts chronologically as it is.
-      return QString::fromStdString(run.created_at);
+      // ISO 8601 text sorts chronologically as it is; runs made in the same second sort by id.
+      return sort ? QString::fromStdString(run.created_at) +
+                        QStringLiteral(" %1").arg(run.id, 19, 10, QLatin1Char('0'))
+                  : QString::fromStdString(run.created_at);
     case Tags:
       return joinTags(run.tags);
     case Notes: {

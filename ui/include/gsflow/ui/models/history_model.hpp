@@ -17,6 +17,7 @@ class HistoryModel : public QAbstractTableModel {
  public:
   static constexpr int RunIdRole = Qt::UserRole + 1;  // qint64 run id (any column)
   static constexpr int SortRole = Qt::UserRole + 2;   // raw value for sorting
+  enum Column { Name, Status, Model, Method, Seed, Sequences, Frames, Created, Tags, Notes, Count };
 
   explicit HistoryModel(QObject* parent = nullptr);
 
