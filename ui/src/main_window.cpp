@@ -87,9 +87,10 @@ MainWindow::MainWindow(const QString& database, QWidget* parent)
     results_->clear(current_.alphabet);
     trajectory_->reset(alphabetLetters(current_.alphabet), static_cast<int>(current_.sequences));
     trajectory_->setDesign(current_.design, current_.alphabet);
-    status_->setText(tr("Running %1 (%2) with kernels %3")
-                         .arg(current_.name, text(run.model_file),
-                              run.kernels.empty() ? QString() : text(run.kernels.back())));
+    // The kernel path is a detail for developers: in the tooltip, not the status text.
+    status_->setText(tr("Running %1 (%2)").arg(current_.name, text(run.model_file)));
+    status_->setToolTip(run.kernels.empty() ? QString()
+                                            : tr("kernels: %1").arg(text(run.kernels.back())));
     refreshHistory();
   });
   connect(controller_, &RunController::progress, this, [this](qulonglong done, qulonglong total) {
