@@ -80,13 +80,6 @@ std::string class_field(const std::string& real_label, const std::string& object
   return "";
 }
 
-engine::SequenceSet positives_of(const LabelledSet& set) {
-  engine::SequenceSet out;
-  for (std::size_t i = 0; i < set.sequences.size(); ++i)
-    if (set.labels[i] == 1) out.push_back(set.sequences[i]);
-  return out;
-}
-
 json terms_json(const std::vector<guidance::GuideTerm>& terms) {
   json out = json::array();
   for (const auto& t : terms) out.push_back({{"objective", t.objective}, {"weight", t.weight}});

@@ -31,9 +31,7 @@ void run_band(const ProfileCli& cli, const std::string& checkpoint, const std::s
   if (cli.label.empty()) {
     sequences = read_sequences(train, alphabet, 2, max_length);
   } else {
-    const auto set = read_labelled(train, alphabet, cli.label, 2, max_length);
-    for (std::size_t i = 0; i < set.sequences.size(); ++i)
-      if (set.labels[i] == 1) sequences.push_back(set.sequences[i]);
+    sequences = positives_of(read_labelled(train, alphabet, cli.label, 2, max_length));
     reference += " " + cli.label + "=1";
   }
   auto band = engine::CompositionBand::fit(sequences, alphabet.letters(), cli.quantile,

@@ -99,6 +99,13 @@ LabelledSet read_labelled(const std::string& path, const engine::Alphabet& alpha
   return out;
 }
 
+Sequences positives_of(const LabelledSet& set) {
+  Sequences out;
+  for (std::size_t i = 0; i < set.sequences.size(); ++i)
+    if (set.labels[i] == 1) out.push_back(set.sequences[i]);
+  return out;
+}
+
 models::Dataset to_dataset(const Sequences& sequences, std::size_t length) {
   models::Dataset data;
   data.length = length;

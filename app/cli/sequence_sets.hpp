@@ -38,6 +38,8 @@ struct LabelledSet {
 // field, another value, letters outside the alphabet and lengths outside min..max.
 LabelledSet read_labelled(const std::string& path, const engine::Alphabet& alphabet,
                           const std::string& key, std::size_t min_length, std::size_t max_length);
+// The sequences labelled 1 (the class's real members).
+Sequences positives_of(const LabelledSet& set);
 
 // The value of KEY=VALUE among the blank-separated fields of a FASTA description, or "" when the
 // description has no such field (e.g. header_field("amp=1 cluster=7", "cluster") is "7").

@@ -4,7 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cmath>
-#include <filesystem>
+#include <algorithm>
 #include <fstream>
 #include <stdexcept>
 
@@ -140,10 +140,8 @@ std::string add_naturalness(std::vector<GuideTerm>& terms, double weight) {
   for (const auto& t : terms) {
     const std::string& name = t.objective;
     if (name.find(':') != std::string::npos || name.find('/') != std::string::npos) continue;
-    bool found = false;
-    for (const auto& folder : models::kind_folders(kBands))
-      found = found || std::filesystem::exists(std::filesystem::path(folder) / (name + ".json"));
-    if (!found) continue;
+    const auto bands = models::file_names(kBands);
+    if (std::find(bands.begin(), bands.end(), name) == bands.end()) continue;
     terms.push_back({"natural:" + name, weight});
     return terms.back().objective;
   }

@@ -1,6 +1,8 @@
 // Composition checks of issue 38's targets (see composition_checks.hpp).
 #include "gsflow/evaluation/composition_checks.hpp"
 
+#include "gsflow/engine/metrics/quantile.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <nlohmann/json.hpp>
@@ -16,15 +18,6 @@ std::vector<double> stats_of(std::span<const std::uint8_t> seq, const std::strin
     if (c >= letters.size())
       throw std::invalid_argument("composition checks: letter index outside the alphabet");
   return engine::sequence_stats(seq, letters);
-}
-
-// The q-quantile of `v` by linear interpolation between order statistics (v not empty).
-double quantile_of(std::vector<double> v, double q) {
-  std::sort(v.begin(), v.end());
-  const double pos = q * static_cast<double>(v.size() - 1);
-  const auto lo = static_cast<std::size_t>(pos);
-  const std::size_t hi = std::min(lo + 1, v.size() - 1);
-  return v[lo] + (pos - static_cast<double>(lo)) * (v[hi] - v[lo]);
 }
 
 }  // namespace
@@ -43,7 +36,7 @@ ResidueCeiling ResidueCeiling::fit(const engine::SequenceSet& real, const std::s
   c.letters = letters;
   c.quantile = quantile;
   c.reference_size = real.size();
-  for (auto& column : columns) c.high.push_back(quantile_of(std::move(column), quantile));
+  for (auto& column : columns) c.high.push_back(engine::quantile(std::move(column), quantile));
   return c;
 }
 

@@ -1,6 +1,8 @@
 // Composition bands (see composition_band.hpp).
 #include "gsflow/engine/metrics/composition_band.hpp"
 
+#include "gsflow/engine/metrics/quantile.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -102,16 +104,8 @@ CompositionBand CompositionBand::fit(const SequenceSet& reference, const std::st
     mean /= static_cast<double>(column.size());
     double var = 0.0;
     for (const double v : column) var += (v - mean) * (v - mean);
-    std::sort(column.begin(), column.end());
-    // Linear interpolation between order statistics (numpy's default quantile).
-    const auto at = [&column](double q) {
-      const double pos = q * static_cast<double>(column.size() - 1);
-      const auto i = static_cast<std::size_t>(std::floor(pos));
-      const std::size_t j = std::min(i + 1, column.size() - 1);
-      return column[i] + (pos - static_cast<double>(i)) * (column[j] - column[i]);
-    };
-    band.low.push_back(at(quantile));
-    band.high.push_back(at(1.0 - quantile));
+    band.low.push_back(engine::quantile(column, quantile));
+    band.high.push_back(engine::quantile(column, 1.0 - quantile));
     // A feature that never varies (a letter the class lacks) still gets a finite scale.
     band.scale.push_back(std::max(std::sqrt(var / static_cast<double>(column.size())), 1e-3));
   }
