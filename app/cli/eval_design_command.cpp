@@ -14,6 +14,7 @@
 #include <random>
 
 #include "design_eval_commands.hpp"
+#include "eval_options.hpp"
 #include "global_options.hpp"
 #include "gsflow/engine/sequence_metrics.hpp"
 #include "gsflow/evaluation/design_checks.hpp"
@@ -29,13 +30,11 @@ namespace {
 
 using nlohmann::json;
 
-struct EvalDesignCli {
-  std::string model = "dna-promoter", split = "validation", data, out;
+struct EvalDesignCli : EvalCli {
+  EvalDesignCli() { n = 1000; }
+  std::string split = "validation";
   std::vector<std::string> methods = {"gsfm", "gssm", "linear"};
-  std::size_t n = 1000, bootstrap = 50;
-  int steps = 100, threads = 2;
-  std::uint64_t seed = 0;
-  bool json = false;
+  std::size_t bootstrap = 50;
 };
 
 // The fixed DNA motif: a TATA box 30 bp upstream of the start site, where real ones sit (the
@@ -438,31 +437,17 @@ void add_eval_design_command(CLI::App& app) {
       "eval-design",
       "Measure design with fixed letters and constraints: exactness (checked independently), "
       "letters changed, k-mer JS of the designed part, time; per method variant of a model");
-  cmd->add_option("--model", cli->model, "Bundled model name (its -gssm and -linear variants too)")
-      ->capture_default_str();
+  add_eval_options(*cmd, *cli,
+                   {.model = "Bundled model name (its -gssm and -linear variants too)",
+                    .seed = "Seed (every set uses it: sequence i is paired across sets)"});
   cmd->add_option("--methods", cli->methods, "Variants to run: gsfm, gssm, linear")
       ->delimiter(',')
       ->check(CLI::IsMember({"gsfm", "gssm", "linear"}))
-      ->capture_default_str();
-  cmd->add_option("--n", cli->n, "Sequences per set")
-      ->check(CLI::PositiveNumber)
-      ->capture_default_str();
-  cmd->add_option("--steps", cli->steps, "Sampling steps")
-      ->check(CLI::PositiveNumber)
-      ->capture_default_str();
-  cmd->add_option("--seed", cli->seed, "Seed (every set uses it: sequence i is paired across sets)")
-      ->check(kUnsigned64)
       ->capture_default_str();
   cmd->add_option("--split", cli->split, "Data split to compare with: validation, train or test")
       ->capture_default_str();
   cmd->add_option("--bootstrap", cli->bootstrap, "Bootstrap resamples for the JS noise (0 = none)")
       ->capture_default_str();
-  cmd->add_option("--threads", cli->threads, "Threads")
-      ->check(CLI::PositiveNumber)
-      ->capture_default_str();
-  cmd->add_option("--data", cli->data, "Data folder (default: $GSFLOW_DATA or data/)");
-  cmd->add_option("--out", cli->out, "Also write the JSON report to this file");
-  cmd->add_flag("--json", cli->json, "Print one JSON object on stdout");
   cmd->callback([cli] { run_eval_design(*cli); });
 }
 

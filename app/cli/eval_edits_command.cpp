@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "design_eval_commands.hpp"
+#include "eval_options.hpp"
 #include "global_options.hpp"
 #include "gsflow/evaluation/edit_baselines.hpp"
 #include "gsflow/guidance/objective.hpp"
@@ -42,16 +43,13 @@ constexpr double kChosenGamma = 128.0;
 constexpr int kChosenSamples = 4;
 constexpr int kChosenSteps = 100;
 
-struct EvalEditsCli {
-  std::string model = "dna-promoter", objective = "promoter", judge, split = "validation", data,
-              out;
-  std::size_t n = 100;
+struct EvalEditsCli : EvalCli {
+  EvalEditsCli() { n = 100, steps = kChosenSteps; }
+  std::string objective = "promoter", judge, split = "validation";
   std::vector<std::size_t> budgets = {2, 5, 10};
   std::vector<double> start_times = {kChosenStartTime}, gammas = {kChosenGamma};
-  int samples = kChosenSamples, steps = kChosenSteps, threads = 2;
+  int samples = kChosenSamples;
   std::size_t candidates = 1;  // guided edits per start; >1 keeps the classifier's best
-  std::uint64_t seed = 0;
-  bool json = false;
 };
 
 struct Scored {
@@ -339,16 +337,12 @@ void add_eval_edits_command(CLI::App& app) {
       "eval-edits",
       "Measure lead optimisation under an edit budget: guided editing from real sequences vs "
       "random substitutions and greedy search at equal classifier calls, by an independent judge");
-  cmd->add_option("--model", cli->model, "Bundled model name or checkpoint file")
-      ->capture_default_str();
+  add_eval_options(*cmd, *cli, {.n = "Start sequences (the split's first scored below 0.5)"});
   cmd->add_option("--objective", cli->objective,
                   "Classifier objective to guide and to select starts")
       ->capture_default_str();
   cmd->add_option("--judge", cli->judge,
                   "Independent judge (default: the one named like the objective)");
-  cmd->add_option("--n", cli->n, "Start sequences (the split's first scored below 0.5)")
-      ->check(CLI::PositiveNumber)
-      ->capture_default_str();
   cmd->add_option("--budgets", cli->budgets, "Edit budgets E, comma-separated")
       ->delimiter(',')
       ->check(CLI::PositiveNumber)
@@ -371,19 +365,9 @@ void add_eval_edits_command(CLI::App& app) {
   cmd->add_option("--guide-samples", cli->samples, "M, draws per step")
       ->check(CLI::Range(1, 64))
       ->capture_default_str();
-  cmd->add_option("--steps", cli->steps, "Sampling steps")
-      ->check(CLI::PositiveNumber)
-      ->capture_default_str();
   cmd->add_option("--split", cli->split,
                   "Where the starts come from: validation, train (selection) or test")
       ->capture_default_str();
-  cmd->add_option("--seed", cli->seed, "Seed")->check(kUnsigned64)->capture_default_str();
-  cmd->add_option("--threads", cli->threads, "Threads")
-      ->check(CLI::PositiveNumber)
-      ->capture_default_str();
-  cmd->add_option("--data", cli->data, "Data folder (default: $GSFLOW_DATA or data/)");
-  cmd->add_option("--out", cli->out, "Also write the JSON report to this file");
-  cmd->add_flag("--json", cli->json, "Print one JSON object on stdout");
   cmd->callback([cli] { run_eval_edits(*cli); });
 }
 

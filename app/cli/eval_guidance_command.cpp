@@ -16,6 +16,7 @@
 #include <iostream>
 #include <optional>
 
+#include "eval_options.hpp"
 #include "global_options.hpp"
 #include "gsflow/engine/sequence_metrics.hpp"
 #include "gsflow/evaluation/best_of_n.hpp"
@@ -37,17 +38,15 @@ namespace {
 
 using nlohmann::json;
 
-struct EvalGuidanceCli {
-  std::string model = "dna-promoter", objective, judge, split = "validation", data, out;
+struct EvalGuidanceCli : EvalCli {
+  std::string objective, judge, split = "validation";
   std::vector<double> gammas = {0, 1, 2, 4, 8};
   std::string schedule = "constant", from = "state", method = "stgflow";
   std::string real_label = "auto";  // header field marking the objective's real class, or none
   std::vector<std::string> also_guide;  // further terms guided with it (SPEC[=WEIGHT])
   double naturalness = guidance::kDefaultNaturalness;  // as generate's --naturalness
-  std::size_t n = 500, pool = 0;
-  int steps = 100, samples = 4, threads = 2;
-  std::uint64_t seed = 0;
-  bool json = false;
+  std::size_t pool = 0;
+  int samples = 4;
 };
 
 // The gammas to run: 0 (the unguided reference) added, sorted, without repeats. Throws
@@ -414,8 +413,9 @@ void add_eval_guidance_command(CLI::App& app) {
       "eval-guidance",
       "Measure guidance: per gamma the objective's and an independent judge's scores, k-mer JS, "
       "uniqueness and time, against best-of-N at equal objective calls");
-  cmd->add_option("--model", cli->model, "Bundled model name or checkpoint file")
-      ->capture_default_str();
+  add_eval_options(*cmd, *cli,
+                   {.n = "Sequences per gamma",
+                    .out = "Also write the JSON report to this file (for scripts/plot-guidance)"});
   cmd->add_option("--objective", cli->objective, "Objective spec to guide with (e.g. promoter, amp, gc)")
       ->required();
   cmd->add_option("--judge", cli->judge,
@@ -423,8 +423,6 @@ void add_eval_guidance_command(CLI::App& app) {
   cmd->add_option("--gammas", cli->gammas, "Comma-separated gammas (0 is always included)")
       ->delimiter(',')
       ->capture_default_str();
-  cmd->add_option("--n", cli->n, "Sequences per gamma")->check(CLI::PositiveNumber)->capture_default_str();
-  cmd->add_option("--steps", cli->steps, "Sampling steps")->check(CLI::PositiveNumber)->capture_default_str();
   cmd->add_option("--guide-samples", cli->samples, "M, draws per step")
       ->check(CLI::Range(1, 64))
       ->capture_default_str();
@@ -449,11 +447,6 @@ void add_eval_guidance_command(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--split", cli->split, "Data split for k-mer JS: validation or test")
       ->capture_default_str();
-  cmd->add_option("--seed", cli->seed, "Seed")->check(kUnsigned64)->capture_default_str();
-  cmd->add_option("--threads", cli->threads, "Threads")->check(CLI::PositiveNumber)->capture_default_str();
-  cmd->add_option("--data", cli->data, "Data folder (default: $GSFLOW_DATA or data/)");
-  cmd->add_option("--out", cli->out, "Also write the JSON report to this file (for scripts/plot-guidance)");
-  cmd->add_flag("--json", cli->json, "Print one JSON object on stdout");
   cmd->callback([cli] { run_eval_guidance(*cli); });
 }
 
