@@ -352,15 +352,7 @@ void run_eval_design(const EvalDesignCli& cli) {
     out["reference_tata_window_fraction"] = tata_window(reference);
     out["reference_boxes"] = reference_boxes;
   }
-  if (!cli.out.empty()) {
-    std::ofstream f(cli.out);
-    f << out.dump(2) << "\n";
-    if (!f) throw std::runtime_error(cli.out + ": cannot write");
-  }
-  if (cli.json) {
-    std::cout << out.dump(2) << "\n";
-    return;
-  }
+  if (emit_eval_report(cli, out)) return;
   // Markdown tables, one per variant.
   std::cout << fmt::format(
       "eval-design {} on the {} split ({} sequences), n = {}, {} steps, seed {}; {}-mer JS of the "

@@ -277,15 +277,7 @@ void run_eval_edits(const EvalEditsCli& cli) {
                 {"judge_mean", mean(start_scores.judge)},
                 {"judge_sem", sem(start_scores.judge)}}},
               {"budgets", budgets}};
-  if (!cli.out.empty()) {
-    std::ofstream f(cli.out);
-    f << out.dump(2) << "\n";
-    if (!f) throw std::runtime_error(cli.out + ": cannot write");
-  }
-  if (cli.json) {
-    std::cout << out.dump(2) << "\n";
-    return;
-  }
+  if (emit_eval_report(cli, out)) return;
   const bool chosen = cli.start_times == std::vector<double>{kChosenStartTime} &&
                       cli.gammas == std::vector<double>{kChosenGamma} &&
                       cli.samples == kChosenSamples && cli.steps == kChosenSteps &&

@@ -331,15 +331,7 @@ void run_eval_guidance(const EvalGuidanceCli& cli) {
     out["best_of_n_curve"] = curve;
   }
 
-  if (!cli.out.empty()) {
-    std::ofstream f(cli.out);
-    f << out.dump(2) << "\n";
-    if (!f) throw std::runtime_error(cli.out + ": cannot write");
-  }
-  if (cli.json) {
-    std::cout << out.dump(2) << "\n";
-    return;
-  }
+  if (emit_eval_report(cli, out)) return;
   std::cout << fmt::format("{} guidance of {} ({}) by {} [{}], judge {}, {} split, n = {}, {} steps, "
                            "M = {}\n",
                            cli.method, name, engine::method_name(spec.method), cli.objective,

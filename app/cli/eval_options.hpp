@@ -3,9 +3,13 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
 
 #include <cstddef>
 #include <cstdint>
+#include <fstream>
+#include <iostream>
+#include <stdexcept>
 #include <string>
 
 #include "validators.hpp"
@@ -41,6 +45,18 @@ inline void add_eval_options(CLI::App& cmd, EvalCli& cli, const EvalHelp& help =
   cmd.add_option("--data", cli.data, "Data folder (default: $GSFLOW_DATA or data/)");
   cmd.add_option("--out", cli.out, help.out);
   cmd.add_flag("--json", cli.json, "Print one JSON object on stdout");
+}
+
+// Writes the JSON report to --out when given and prints it with --json; true when printed (the
+// command then prints no text report).
+inline bool emit_eval_report(const EvalCli& cli, const nlohmann::json& report) {
+  if (!cli.out.empty()) {
+    std::ofstream f(cli.out);
+    f << report.dump(2) << "\n";
+    if (!f) throw std::runtime_error(cli.out + ": cannot write");
+  }
+  if (cli.json) std::cout << report.dump(2) << "\n";
+  return cli.json;
 }
 
 }  // namespace gsflow::app
