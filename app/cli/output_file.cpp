@@ -42,8 +42,20 @@ void refuse_shared_stdout(const std::vector<std::pair<std::string, std::string>>
 OutputFile::OutputFile(std::string path) : path_(std::move(path)) {
   if (path_ == "-") return;
   std::error_code ec;
-  if (fs::is_directory(path_, ec)) throw std::runtime_error(path_ + ": is a folder");
-  const fs::path p(path_);
+  const fs::file_status status = fs::status(path_, ec);  // follows symbolic links
+  if (fs::is_directory(status)) throw std::runtime_error(path_ + ": is a folder");
+  if (fs::exists(status) && !fs::is_regular_file(status)) {
+    // A device, pipe or socket (/dev/null, a FIFO, /dev/stdout): written in place. Renaming a
+    // file over it would replace the device itself.
+    direct_ = true;
+    file_.open(path_, std::ios::binary);
+    if (!file_) throw std::runtime_error(path_ + ": cannot open for writing");
+    return;
+  }
+  // A symbolic link to a file keeps being a link: the file it points to is replaced.
+  target_ = fs::exists(status) ? fs::canonical(path_, ec).string() : path_;
+  if (target_.empty()) target_ = path_;
+  const fs::path p(target_);
   temp_ = (p.parent_path() / ("." + p.filename().string() + ".tmp-" + std::to_string(getpid())))
               .string();
   file_.open(temp_, std::ios::binary | std::ios::trunc);
@@ -66,9 +78,13 @@ void OutputFile::commit() {
   if (path_ == "-") return;
   file_.close();
   if (!file_) throw std::runtime_error(path_ + ": write failed");
+  if (direct_) {
+    committed_ = true;
+    return;
+  }
   std::error_code ec;
-  const bool replacing = fs::exists(path_, ec);
-  if (std::rename(temp_.c_str(), path_.c_str()) != 0)
+  const bool replacing = fs::exists(target_, ec);
+  if (std::rename(temp_.c_str(), target_.c_str()) != 0)
     throw std::runtime_error(path_ + ": cannot write (rename of the finished file failed)");
   committed_ = true;
   if (replacing) std::cerr << "gsflow: replaced the existing " << path_ << "\n";

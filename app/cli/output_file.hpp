@@ -25,7 +25,8 @@ void refuse_store_as_output(const std::string& out, const std::string& db, const
 
 // An output written to a temporary file beside `path` and renamed over it by commit(), so that
 // a failure or an interrupt leaves the old file (or none), never a truncated one. "-" writes to
-// stdout directly. An existing file is replaced, and the command says so on stderr.
+// stdout directly; a device or pipe (/dev/null, a FIFO) is written in place. An existing file is
+// replaced (through a symbolic link: the file it points to), and the command says so on stderr.
 class OutputFile {
  public:
   explicit OutputFile(std::string path);
@@ -39,6 +40,8 @@ class OutputFile {
 
  private:
   std::string path_, temp_;
+  std::string target_;   // the file renamed over: path_, or where its symbolic link points
+  bool direct_ = false;  // a device or pipe: written in place, nothing renamed
   std::ofstream file_;
   bool committed_ = false;
 };

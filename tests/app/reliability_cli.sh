@@ -193,6 +193,17 @@ names)
   grep -q "replaced the existing out.fa" err.txt || fail "replacing --out is not said"
   [[ $(grep -c '^>' out.fa) == 2 ]] || fail "out.fa"
   ls -a | grep -q '\.tmp-' && fail "a temporary file was left"
+  # A pipe (like /dev/null, a device) is written in place, never replaced by a file; a symbolic
+  # link stays a link to the file it names, which gets the new content.
+  mkfifo pipe.fa
+  cat pipe.fa >from_pipe.fa &
+  expect_rc 0 "$G" "${GEN[@]}" --n 2 --no-store --out pipe.fa
+  wait
+  [[ -p pipe.fa ]] || fail "--out replaced a FIFO by a file"
+  [[ $(grep -c '^>' from_pipe.fa) == 2 ]] || fail "nothing came through the FIFO"
+  ln -s out.fa link.fa
+  expect_rc 0 "$G" "${GEN[@]}" --n 3 --no-store --out link.fa
+  [[ -L link.fa && $(grep -c '^>' out.fa) == 3 ]] || fail "--out through a symbolic link"
   true
   ;;
 bounded_readers)
