@@ -4,6 +4,7 @@
 #include <malloc.h>
 
 #include "bench_classifier.hpp"
+#include "bench_generate.hpp"
 #include "bench_kernels.hpp"
 #include "bench_store.hpp"
 #include "bench_toy.hpp"
@@ -30,6 +31,7 @@ int main(int argc, char** argv) {
   gsflow::app::add_bench_toy(*bench);
   gsflow::app::add_bench_store(*bench);
   gsflow::app::add_bench_classifier(*bench);
+  gsflow::app::add_bench_generate(*bench);
   gsflow::app::add_train_command(*app);
   gsflow::app::add_train_classifier_command(*app);
   gsflow::app::add_generate_command(*app);

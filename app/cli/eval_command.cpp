@@ -12,6 +12,7 @@
 
 #include "gsflow/evaluation/eval_report.hpp"
 #include "gsflow/evaluation/protein_likeness.hpp"
+#include "eval_options.hpp"
 #include "global_options.hpp"
 #include "gsflow/engine/errors.hpp"
 #include "gsflow/engine/sequence_metrics.hpp"
@@ -26,10 +27,11 @@ namespace gsflow::app {
 
 namespace {
 
-struct EvalCli {
+struct EvalCommandCli {
   std::string model = "dna-promoter", split = "validation", data, dataset, linear, sequences;
   std::size_t n = 1000;
-  int steps = 100, threads = 2;
+  int steps = pipeline::RunParams{}.sampler.steps, threads = 2;  // generate's defaults
+  engine::Integrator integrator = pipeline::RunParams{}.sampler.integrator;
   std::uint64_t seed = 0;
   bool json = false, no_linear = false;
   bool no_alignment = false;               // skip the protein-likeness alignments (peptides only)
@@ -49,7 +51,7 @@ std::vector<std::string> decode_all(const Sequences& set, const engine::Alphabet
 evaluation::ProteinLikeness protein_likeness(const Sequences& evaluated,
                                              const std::map<std::string, Sequences>& baselines,
                                              const Sequences& reference, const Sequences& training,
-                                             const engine::Alphabet& alphabet, const EvalCli& cli) {
+                                             const engine::Alphabet& alphabet, const EvalCommandCli& cli) {
   const auto start = std::chrono::steady_clock::now();
   evaluation::ProteinLikeness out;
   out.options = cli.alignment;
@@ -75,7 +77,7 @@ evaluation::ProteinLikeness protein_likeness(const Sequences& evaluated,
 
 // The generation of one eval set, as a stored run would record it (eval prints it with --json).
 pipeline::RunParams eval_params(const std::string& model_file, const models::Model& model,
-                                const EvalCli& cli) {
+                                const EvalCommandCli& cli) {
   pipeline::RunParams params;
   params.model = model_file;
   params.n = cli.n;
@@ -83,6 +85,7 @@ pipeline::RunParams eval_params(const std::string& model_file, const models::Mod
   params.consistent = global_options().consistent;
   params.sampler.method = model.spec().method;
   params.sampler.steps = cli.steps;
+  params.sampler.integrator = cli.integrator;
   params.sampler.seed = cli.seed;
   params.sampler.batch = 256;
   params.sampler.frames_every = 0;  // eval keeps no trajectory
@@ -97,7 +100,7 @@ Sequences generate_set(const pipeline::RunParams& params, const models::Model& m
   return std::move(result.sequences);
 }
 
-void run_eval(const EvalCli& cli) {
+void run_eval(const EvalCommandCli& cli) {
   if (cli.split != "validation" && cli.split != "test")
     throw std::invalid_argument("--split: expected validation or test, not '" + cli.split + "'");
   if (cli.alignment.gap_extend > cli.alignment.gap_open)  // checked before generating
@@ -201,7 +204,7 @@ void run_eval(const EvalCli& cli) {
 }  // namespace
 
 void add_eval_command(CLI::App& app) {
-  auto cli = std::make_shared<EvalCli>();
+  auto cli = std::make_shared<EvalCommandCli>();
   auto* cmd = app.add_subcommand("eval",
                                  "Generate with a model, or read --sequences FILE, and compare "
                                  "with a data split (k-mer JS, novelty, ...)");
@@ -216,6 +219,7 @@ void add_eval_command(CLI::App& app) {
   auto* steps = cmd->add_option("--steps", cli->steps, "Sampling steps")
                     ->check(CLI::PositiveNumber)
                     ->capture_default_str();
+  add_integrator_option(*cmd, cli->integrator);
   cmd->add_option("--threads", cli->threads, "Threads")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();

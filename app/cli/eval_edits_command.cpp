@@ -179,6 +179,7 @@ void run_eval_edits(const EvalEditsCli& cli) {
         request.threads = cli.threads;
         request.sampler.method = spec.method;
         request.sampler.steps = cli.steps;
+        request.sampler.integrator = cli.integrator;
         request.sampler.seed = cli.seed;
         request.sampler.batch = 256;
         request.sampler.frames_every = 0;

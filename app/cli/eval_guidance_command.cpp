@@ -195,6 +195,7 @@ void run_eval_guidance(const EvalGuidanceCli& cli) {
   base.threads = cli.threads;
   base.sampler.method = spec.method;
   base.sampler.steps = cli.steps;
+  base.sampler.integrator = cli.integrator;
   base.sampler.seed = cli.seed;
   base.sampler.batch = 256;
   base.guidance.terms = {{cli.objective, 1.0}};

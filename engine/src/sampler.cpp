@@ -133,10 +133,13 @@ class BatchRun {
     hold_fixed(begin, 0);
     emit_frame(hooks, 0, begin, false);
     const int steps = opt_.steps;
+    const std::vector<double> times =
+        time_grid(opt_.grid, path_, k_, opt_.method == Method::linear, steps, begin);
+    prev_xhat_.clear();
     for (int s = 0; s < steps; ++s) {
       if (hooks.cancel && hooks.cancel->load(std::memory_order_relaxed)) return false;
-      const double t0 = begin + (1.0 - begin) * s / steps;
-      const double t1 = s + 1 == steps ? 1.0 : begin + (1.0 - begin) * (s + 1) / steps;
+      const double t0 = times[static_cast<std::size_t>(s)];
+      const double t1 = times[static_cast<std::size_t>(s) + 1];
       if (value_) {
         value_step(s, t0, t1);
       } else switch (opt_.method) {
@@ -368,16 +371,27 @@ class BatchRun {
   // Moves x along the model velocity (dA/dt)(x_hat . x - <x_hat, x> x) with x_hat frozen, plus
   // the guide's drift when `guided`.
   void flow(double t0, double t1, bool guided) {
-    if (opt_.integrator == Integrator::exponential) {
+    if (opt_.integrator != Integrator::euler) {
       const double delta = path_.step(t0, t1);
-      if (!guided) {
+      // The second-order term: x_hat's slope in A from the previous step, integrated exactly.
+      const bool multistep = opt_.integrator == Integrator::multistep;
+      const bool extrapolate = multistep && !prev_xhat_.empty();
+      if (!guided && !extrapolate) {
+        if (multistep) remember_prediction(delta);
         kernels_.flow_step(crows_of(x_), crows_of(xhat_), rows_of(x_), static_cast<float>(delta));
         return;
       }
       // softmax(log x + delta x_hat + h g) = softmax(log x + delta (x_hat + (h / delta) g)).
-      const float ratio = static_cast<float>((t1 - t0) / delta);
+      const float ratio = guided ? static_cast<float>((t1 - t0) / delta) : 0.0f;
+      const float slope = extrapolate ? static_cast<float>(delta / (2.0 * prev_delta_)) : 0.0f;
       pushed_.resize(rows_ * k_);
-      for (std::size_t i = 0; i < rows_ * k_; ++i) pushed_[i] = xhat_[i] + ratio * drift_[i];
+      for (std::size_t i = 0; i < rows_ * k_; ++i) {
+        float v = xhat_[i];
+        if (extrapolate) v += slope * (xhat_[i] - prev_xhat_[i]);
+        if (guided) v += ratio * drift_[i];
+        pushed_[i] = v;
+      }
+      if (multistep) remember_prediction(delta);
       kernels_.flow_step(crows_of(x_), crows_of(pushed_), rows_of(x_), static_cast<float>(delta));
       return;
     }
@@ -396,6 +410,11 @@ class BatchRun {
       for (std::size_t c = 0; c < k_; ++c) x[c] = static_cast<float>(x[c] / sum);
     }
     if (guided) apply_drift(t1 - t0);
+  }
+
+  void remember_prediction(double delta) {
+    prev_xhat_ = xhat_;
+    prev_delta_ = delta;
   }
 
   void linear_step(int step, double t0, double t1) {
@@ -422,7 +441,14 @@ class BatchRun {
     condition_prediction();
     const float delta = static_cast<float>(path_.step(t0, t1));
     const bool guided = guide(step, t0, t1);
-    for (std::size_t i = 0; i < rows_ * k_; ++i) y_[i] += delta * xhat_[i];
+    if (opt_.integrator == Integrator::multistep && !prev_xhat_.empty()) {
+      const float slope = static_cast<float>(delta / (2.0 * prev_delta_));
+      for (std::size_t i = 0; i < rows_ * k_; ++i)
+        y_[i] += delta * (xhat_[i] + slope * (xhat_[i] - prev_xhat_[i]));
+    } else {
+      for (std::size_t i = 0; i < rows_ * k_; ++i) y_[i] += delta * xhat_[i];
+    }
+    if (opt_.integrator == Integrator::multistep) remember_prediction(delta);
     if (guided) {
       const float h = static_cast<float>(t1 - t0);
       for (std::size_t i = 0; i < rows_ * k_; ++i) y_[i] += h * drift_[i];
@@ -623,6 +649,8 @@ class BatchRun {
   std::vector<std::uint16_t> picked_;
   std::vector<std::int16_t> chosen_;
   std::vector<double> values_;
+  std::vector<float> prev_xhat_;  // multistep: the last step's prediction
+  double prev_delta_ = 0.0;       // multistep: the last step's A(t1) - A(t0)
   std::vector<float> x_, xhat_, q_, hot_, logx_, y_, w_, noise_, drift_, pushed_, held_;
   std::vector<std::int16_t> fixed_rows_, start_rows_;  // per row: letter, or -1 (empty = none)
 };

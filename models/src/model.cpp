@@ -253,11 +253,15 @@ struct Shard {
 };
 
 engine::Denoiser make_denoiser(const Model::Impl* impl, const engine::Kernels& kernels, int threads,
-                               const std::vector<std::uint16_t>* lengths) {
+                               const std::vector<std::uint16_t>* lengths, Precision precision) {
+  if (precision == Precision::automatic)
+    throw std::invalid_argument("model denoiser: resolve the precision first");
   // The network runs on shards of the batch, side by side on `threads` threads (batch_shards.hpp).
   auto shards = std::make_shared<BatchShards>(threads);
-  return [impl, &kernels, shards, lengths](engine::ConstRows x, std::size_t sequences, double t,
-                                           engine::Rows out) {
+  Network& net = const_cast<Model::Impl*>(impl)->inference(precision);
+  net->eval();
+  return [impl, &kernels, shards, lengths, net](engine::ConstRows x, std::size_t sequences,
+                                                double t, engine::Rows out) {
     const auto k = static_cast<std::int64_t>(impl->spec.k);
     const std::size_t len = sequences ? x.rows / sequences : 0;
     const bool any_length = impl->spec.variable_length();
@@ -267,9 +271,6 @@ engine::Denoiser make_denoiser(const Model::Impl* impl, const engine::Kernels& k
         (lengths && (lengths->size() != sequences || !any_length)))
       throw std::invalid_argument("model denoiser: state shape does not match the model");
     const auto l = static_cast<std::int64_t>(len);
-    Model::Impl& m = *const_cast<Model::Impl*>(impl);
-    Network& net = m.inference();
-    net->eval();
     // Views of shard [first, first + count) of the batch: x, t, mask and the output.
     const auto shard = [&](std::size_t first, std::size_t count) {
       const auto n = static_cast<std::int64_t>(count);
@@ -303,13 +304,40 @@ engine::Denoiser make_denoiser(const Model::Impl* impl, const engine::Kernels& k
 }
 }  // namespace
 
-engine::Denoiser Model::denoiser(const engine::Kernels& kernels, int threads) const {
-  return make_denoiser(impl_.get(), kernels, threads, nullptr);
+engine::Denoiser Model::denoiser(const engine::Kernels& kernels, int threads,
+                                 Precision precision) const {
+  return make_denoiser(impl_.get(), kernels, threads, nullptr, precision);
 }
 
 engine::Denoiser Model::denoiser(const engine::Kernels& kernels, int threads,
-                                 const std::vector<std::uint16_t>& lengths) const {
-  return make_denoiser(impl_.get(), kernels, threads, &lengths);
+                                 const std::vector<std::uint16_t>& lengths,
+                                 Precision precision) const {
+  return make_denoiser(impl_.get(), kernels, threads, &lengths, precision);
+}
+
+Precision Model::resolve_precision(Precision precision, bool consistent) const {
+  if (precision != Precision::automatic) return precision;
+  // Measured (docs/benchmarks.md, "Faster generation"): bfloat16 halves the transformer's time
+  // on AVX-512 BF16 / AMX and slows the dilated CNN down (oneDNN reorders its weights per call).
+  const bool bf16_units = __builtin_cpu_supports("avx512bf16");
+  return !consistent && bf16_units && impl_->spec.network.type == NetworkType::transformer
+             ? Precision::bfloat16
+             : Precision::float32;
+}
+
+Network& Model::Impl::inference(Precision precision) {
+  if (precision != Precision::bfloat16) return inference();
+  const std::lock_guard<std::mutex> lock(bf16_mutex);
+  if (!bf16) {
+    // A copy of the inference weights with every parameter (not the buffers: the time
+    // frequencies stay float32) in bfloat16; NetworkImpl::forward casts at the body's edges.
+    bf16 = make_network(spec);
+    copy_weights(inference(), bf16);
+    const torch::NoGradGuard no_grad;
+    for (auto& p : bf16->parameters()) p.set_data(p.to(torch::kBFloat16));
+    bf16->eval();
+  }
+  return bf16;
 }
 
 }  // namespace gsflow::models

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <memory>
+#include <mutex>
 #include <string>
 
 #include "gsflow/models/model.hpp"
@@ -18,6 +19,10 @@ struct Model::Impl {
   std::string optimizer_state;
   // Networks for inference: the EMA weights when kept.
   Network& inference() { return ema ? ema : net; }
+  // The inference weights in bfloat16 (made on first use; Precision::bfloat16).
+  Network bf16;
+  std::mutex bf16_mutex;
+  Network& inference(Precision precision);
 };
 
 // Copies every parameter and buffer of `from` into `to` (same architecture).

@@ -28,9 +28,13 @@ torch::Tensor NetworkImpl::forward(const torch::Tensor& x, const torch::Tensor& 
   const auto batch = x.size(0);
   const bool needs_likelihood = options.likelihood_skip || options.input == NetworkInput::posterior;
   const auto likelihood = needs_likelihood ? log_likelihood(x, t) : torch::Tensor();
+  // The body runs in its weights' type (float32, or bfloat16 for inference: Model::denoiser);
+  // time features, the likelihood skip and the logits stay float32.
+  const auto dtype = time1->weight.scalar_type();
   auto angles = t.reshape({batch, 1}) * frequencies.reshape({1, -1});
-  auto temb = time2(torch::silu(time1(torch::cat({torch::sin(angles), torch::cos(angles)}, 1))));
-  auto logits = body(features(x, likelihood), temb, mask);
+  auto temb = time2(
+      torch::silu(time1(torch::cat({torch::sin(angles), torch::cos(angles)}, 1).to(dtype))));
+  auto logits = body(features(x, likelihood).to(dtype), temb, mask).to(torch::kFloat);
   if (options.likelihood_skip) logits = logits + likelihood;
   return logits;
 }

@@ -405,8 +405,12 @@ TEST(RunParams, JsonRoundTripKeepsEveryField) {
   EXPECT_EQ(q.sampler.decode, engine::Decode::x);
   EXPECT_DOUBLE_EQ(q.sampler.temperature, 0.7);
   EXPECT_EQ(q.shard, 2u);
-  // Missing fields take the defaults.
-  EXPECT_EQ(run_params_json(parse_run_params("{}")), run_params_json(RunParams{}));
+  // Missing fields take the defaults, except those that came later (what older records were
+  // made with: RunParam::absent).
+  RunParams made_before;
+  made_before.sampler.grid = engine::TimeGrid::uniform;
+  made_before.precision = models::Precision::float32;
+  EXPECT_EQ(run_params_json(parse_run_params("{}")), run_params_json(made_before));
 }
 
 TEST(RunParams, BadInputNamesTheField) {

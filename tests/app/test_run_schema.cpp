@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "gsflow/pipeline/run_params.hpp"
 #include "gsflow/pipeline/run_schema.hpp"
 #include "run_options.hpp"
 
@@ -104,8 +105,8 @@ TEST(RunSchema, ChoicesTakeTheSchemasNamesOnly) {
     EXPECT_FALSE(json_accepts(row, "nonsense"));
     ++checked;
   }
-  EXPECT_EQ(checked, 7);  // method, integrator, decode, gamma_schedule, guidance_method,
-                         // guide_from, fixed_hold
+  EXPECT_EQ(checked, 9);  // method, integrator, time_grid, precision, decode, gamma_schedule,
+                         // guidance_method, guide_from, fixed_hold
 }
 
 TEST(RunSchema, EveryFieldRoundTripsThroughJsonAndText) {
@@ -155,6 +156,23 @@ TEST(RunSchema, ShortOptionsSetTheSameFields) {
   EXPECT_EQ(p.sampler.seed, 42u);
   EXPECT_EQ(run_param("n").flags(), "-n,--n");
   EXPECT_EQ(run_param("steps").flags(), "--steps");
+}
+
+TEST(RunSchema, RecordsWithoutTheLaterKeysReadAsTheyWereMade) {
+  // A record written before time_grid and precision existed was made on the uniform grid in
+  // float32, whatever today's defaults are; a new record always names both.
+  const RunParams old = parse_run_params(R"({"model": "dna-promoter", "steps": 100})");
+  EXPECT_EQ(old.sampler.grid, engine::TimeGrid::uniform);
+  EXPECT_EQ(old.precision, models::Precision::float32);
+  RunParams now;
+  now.sampler.grid = engine::TimeGrid::information;
+  now.precision = models::Precision::bfloat16;
+  const std::string text = run_params_json(now);
+  EXPECT_NE(text.find("\"time_grid\":\"information\""), std::string::npos) << text;
+  EXPECT_NE(text.find("\"precision\":\"bfloat16\""), std::string::npos) << text;
+  const RunParams back = parse_run_params(text);
+  EXPECT_EQ(back.sampler.grid, engine::TimeGrid::information);
+  EXPECT_EQ(back.precision, models::Precision::bfloat16);
 }
 
 }  // namespace

@@ -213,7 +213,10 @@ GenerateResult generate(const models::Model& model, const GenerateRequest& reque
     else if (steer)
       guide = std::move(steer);
   }
-  const engine::Denoiser fixed = padded ? engine::Denoiser{} : timed(model.denoiser(kernels, request.threads));
+  const models::Precision precision =
+      model.resolve_precision(request.precision, request.consistent);
+  const engine::Denoiser fixed =
+      padded ? engine::Denoiser{} : timed(model.denoiser(kernels, request.threads, precision));
   std::vector<std::uint16_t> batch_lengths;
   for (std::size_t b = 0; b < batches; ++b) {
     const std::size_t begin = b * batch, count = std::min(batch, request.n - begin);
@@ -227,7 +230,7 @@ GenerateResult generate(const models::Model& model, const GenerateRequest& reque
     if (padded) {
       batch_lengths.assign(lengths.begin() + static_cast<std::ptrdiff_t>(begin),
                            lengths.begin() + static_cast<std::ptrdiff_t>(begin + count));
-      network = timed(model.denoiser(kernels, request.threads, batch_lengths));
+      network = timed(model.denoiser(kernels, request.threads, batch_lengths, precision));
     }
     const engine::SampleRequest req{count, len, spec.k, request.first + begin,
                                     design ? &design->conditioning() : nullptr};

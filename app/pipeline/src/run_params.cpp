@@ -91,6 +91,8 @@ GenerateRequest to_request(const RunParams& params) {
   request.length = params.length;
   request.sampler = params.sampler;
   request.threads = params.threads;
+  request.precision = params.precision;
+  request.consistent = params.consistent;
   request.guidance = params.guidance;
   request.design = params.design;
   return request;
@@ -123,6 +125,8 @@ RunParams parse_run_params(std::string_view text) {
   }
   if (!j.is_object()) throw std::invalid_argument("run parameters: expected a JSON object");
   RunParams p;
+  for (const auto& row : run_schema())  // keys that came later: what older records were made with
+    if (!row.absent.empty()) row.set(p, row.absent, "run parameters: " + row.key);
   for (const auto& [key, value] : j.items()) {
     if (key == "guide") continue;
     const RunParam* row = find_run_param(key);

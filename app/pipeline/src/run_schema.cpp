@@ -168,6 +168,11 @@ RunParam model_default(RunParam row) {
   return row;
 }
 
+RunParam absent_means(std::string value, RunParam row) {
+  row.absent = std::move(value);
+  return row;
+}
+
 RunParam no_cli(RunParam row) {
   row.cli = false;
   return row;
@@ -204,10 +209,21 @@ std::vector<RunParam> make_schema() {
              "bundled name)",
              [](RunParams& p) -> auto& { return p.sampler.method; })),
       choice("integrator", kIntegratorNames,
-             "GSFM integrator: exponential (exact, stays on the simplex) or euler",
+             "GSFM integrator: exponential (exact for a frozen prediction, stays on the simplex), "
+             "multistep (second order from the last two predictions, same calls) or euler",
              [](RunParams& p) -> auto& { return p.sampler.integrator; }),
       integer("steps", 1, 1e6, "Sampling steps (network calls per sequence)",
               [](RunParams& p) -> auto& { return p.sampler.steps; }),
+      absent_means("uniform",
+                   choice("time_grid", engine::kTimeGridNames,
+                          "Where the steps fall: uniform in time, or information (where the "
+                          "state learns the letters)",
+                          [](RunParams& p) -> auto& { return p.sampler.grid; })),
+      absent_means("float32",
+                   choice("precision", models::kPrecisionNames,
+                          "Network number type: auto (bfloat16 where measured faster), float32 "
+                          "or bfloat16; a stored run records what auto chose",
+                          [](RunParams& p) -> auto& { return p.precision; })),
       choice("decode", kDecodeNames,
              "How the final letters are read: xhat (the last prediction) or x (the state)",
              [](RunParams& p) -> auto& { return p.sampler.decode; }),

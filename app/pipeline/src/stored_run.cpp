@@ -114,6 +114,7 @@ StoredRunOutcome run_and_store(StoredRunOptions options, const StoredRunHooks& h
                                 ": " + outcome.model_file + " is a " +
                                 engine::method_name(spec.method) + " model");
   params.sampler.method = spec.method;
+  params.precision = model.resolve_precision(params.precision, params.consistent);  // recorded
   outcome.method = engine::method_name(spec.method);
   const engine::Alphabet& alphabet = engine::alphabet_by_name(spec.alphabet);
   outcome.alphabet = alphabet_text(spec.alphabet);

@@ -14,6 +14,7 @@
 #include "gsflow/engine/enum_names.hpp"
 #include "gsflow/engine/kernels.hpp"
 #include "gsflow/engine/path.hpp"
+#include "gsflow/engine/time_grid.hpp"
 
 namespace gsflow::engine {
 
@@ -31,9 +32,16 @@ Method parse_method(const std::string& text, const std::string& field = "method"
 enum class Integrator {
   exponential,  // x <- softmax(log x + dA x_hat): exact for frozen x_hat, never leaves the simplex
   euler,        // x <- x + h u, clamped at 0 and renormalised (for comparison)
+  // The exponential step with x_hat extrapolated linearly in A from the last two predictions
+  // (second order, one network call per step, like DPM-Solver++(2M)): x <- softmax(log x +
+  // dA (x_hat_n + dA / (2 dA_prev) (x_hat_n - x_hat_{n-1}))). Still on the simplex.
+  multistep,
 };
-inline constexpr EnumNames<Integrator, 2> kIntegratorNames{
-    "integrator", {{{Integrator::exponential, "exponential"}, {Integrator::euler, "euler"}}}};
+inline constexpr EnumNames<Integrator, 3> kIntegratorNames{
+    "integrator",
+    {{{Integrator::exponential, "exponential"},
+      {Integrator::euler, "euler"},
+      {Integrator::multistep, "multistep"}}}};
 const char* integrator_name(Integrator integrator);
 Integrator parse_integrator(const std::string& text, const std::string& field = "integrator");
 
@@ -48,8 +56,10 @@ Decode parse_decode(const std::string& text, const std::string& field = "decode"
 
 struct SamplerOptions {
   Method method = Method::gsfm;                     // see Method
-  Integrator integrator = Integrator::exponential;  // GSFM only (GSSM: exponential, Linear: Euler)
+  // GSFM; GSSM's predictor is exponential or multistep (euler: exponential); Linear FM: Euler.
+  Integrator integrator = Integrator::exponential;
   int steps = 100;                                  // integration steps (network calls per level)
+  TimeGrid grid = TimeGrid::uniform;                // where the steps fall in time (time_grid.hpp)
   Decode decode = Decode::xhat;                     // how the final letters are read
   double temperature = 1.0;  // GSFM, Linear FM: x_hat^(1/T) renormalised (GSSM: ignored)
   double start_scale = 1.0;  // start x_0 = softmax(start_scale * S(0) g); 1 = the path's own

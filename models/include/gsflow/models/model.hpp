@@ -23,6 +23,20 @@ class ModelError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// The number type the network computes in at inference (docs/benchmarks.md, "Faster
+// generation"). bfloat16 runs the body's matrix products on the CPU's bfloat16 units (AVX-512
+// BF16 / AMX) with float32 time features, likelihood skip and outputs; it changes the sequences.
+enum class Precision {
+  automatic,  // bfloat16 where it was measured faster (transformers on CPUs with AVX-512 BF16)
+  float32,
+  bfloat16,
+};
+inline constexpr engine::EnumNames<Precision, 3> kPrecisionNames{
+    "precision",
+    {{{Precision::automatic, "auto"},
+      {Precision::float32, "float32"},
+      {Precision::bfloat16, "bfloat16"}}}};
+
 // What the network sees of the state x_t.
 enum class NetworkInput {
   log_probs,  // log x, centred per position and scaled by 1/4 (default; exact posteriors are
@@ -131,12 +145,18 @@ class Model {
   // writes softmax(logits) with the engine's kernels. The network runs on shards of about a
   // thousand positions, `threads` of them side by side; the output has the same bits for every
   // thread count.
-  engine::Denoiser denoiser(const engine::Kernels& kernels, int threads = 1) const;
+  // `precision` automatic is resolve_precision()'s choice.
+  engine::Denoiser denoiser(const engine::Kernels& kernels, int threads = 1,
+                            Precision precision = Precision::float32) const;
   // The same for states padded to the model's length whose sequence i has only lengths[i] real
   // letters (transformer models): padded positions are masked out of attention. Every call must
   // hold exactly lengths.size() sequences; the vector must outlive the denoiser.
   engine::Denoiser denoiser(const engine::Kernels& kernels, int threads,
-                            const std::vector<std::uint16_t>& lengths) const;
+                            const std::vector<std::uint16_t>& lengths,
+                            Precision precision = Precision::float32) const;
+  // What Precision::automatic means for this model on this CPU (float32 when `consistent`: the
+  // bit-reproducible kernels stay on one number type); other values are returned as they are.
+  Precision resolve_precision(Precision precision, bool consistent = false) const;
 
   struct Impl;
   Impl& impl() { return *impl_; }

@@ -22,8 +22,14 @@ struct RunParams {
   std::size_t shards = 1;              // ... of `shards` contiguous slices of [0, n)
   int threads = 2;                     // network threads (never changes the sequences)
   bool consistent = false;             // reference kernels were forced (bit-reproducible)
-  // method, steps, seed, batch, temperature, frames, ... (the sampler's defaults but these)
-  engine::SamplerOptions sampler{.batch = 256, .frames_every = 10};
+  models::Precision precision = models::Precision::automatic;  // stored runs: resolved
+  // method, steps, seed, batch, temperature, frames, ... (the sampler's defaults but these).
+  // 10 multistep steps: the quality of 100 exponential ones at a tenth of the network calls
+  // (docs/benchmarks.md, "Faster generation"); a frame per step keeps 11 trajectory frames.
+  engine::SamplerOptions sampler{.integrator = engine::Integrator::multistep,
+                                 .steps = 10,
+                                 .batch = 256,
+                                 .frames_every = 1};
   guidance::GuidanceOptions guidance;  // STGFlow terms, gamma, schedule, samples (empty = none)
   DesignOptions design;                // fixed letters, constraints, start sequences (design.hpp)
 };

@@ -39,6 +39,9 @@ struct RunParam {
   bool model_default = false;  // the default is the model's own (method): none to show or store
   bool optional = false;  // written to the JSON only when not at its default (design options)
   char short_name = 0;    // a one-letter CLI alias (-n, -m, -s), or 0
+  // The value a stored record without this key was made with (the key came later and its
+  // default changed: time_grid, precision); "" = the current default.
+  std::string absent{};
   // The field's value as text ("100", "0.16", "true", "gsfm"; a list: its JSON array);
   // doubles round-trip exactly.
   std::function<std::string(const RunParams&)> get{};
