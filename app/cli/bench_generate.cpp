@@ -97,7 +97,7 @@ Sequences generate_n(const models::Model& model, pipeline::RunParams p, std::siz
 }
 
 std::string config_text(const pipeline::RunParams& p, const models::Model& model) {
-  return fmt::format("{} steps, {} grid, {}, {}", p.sampler.steps,
+  return fmt::format("{} steps, {} grid, {}, {}", pipeline::resolved_steps(p),
                      engine::kTimeGridNames.name(p.sampler.grid),
                      engine::integrator_name(p.sampler.integrator),
                      models::kPrecisionNames.name(
@@ -161,7 +161,7 @@ json run_case(const Case& c, const BenchGenerateCli& cli) {
     if (judge) q.judge_mean = mean(judge->probabilities(set));
     const double per100 = median(measured[k].seconds) * 100.0 / static_cast<double>(cli.time_n);
     json j{{"config", config_text(*configs[k], model)},
-           {"steps", configs[k]->sampler.steps},
+           {"steps", pipeline::resolved_steps(*configs[k])},
            {"seconds_per_100", per100},
            {"seconds", measured[k].seconds},
            {"kmer_js", q.kmer_js},

@@ -30,8 +30,8 @@ namespace {
 struct EvalCommandCli {
   std::string model = "dna-promoter", split = "validation", data, dataset, linear, sequences;
   std::size_t n = 1000;
-  int steps = pipeline::RunParams{}.sampler.steps, threads = 2;  // generate's defaults
-  engine::Integrator integrator = pipeline::RunParams{}.sampler.integrator;
+  int steps = pipeline::kDefaultSteps, threads = 2;  // generate's defaults
+  pipeline::RunParams run;  // --integrator and --precision (kSamplerKeys)
   std::uint64_t seed = 0;
   bool json = false, no_linear = false;
   bool no_alignment = false;               // skip the protein-likeness alignments (peptides only)
@@ -85,7 +85,8 @@ pipeline::RunParams eval_params(const std::string& model_file, const models::Mod
   params.consistent = global_options().consistent;
   params.sampler.method = model.spec().method;
   params.sampler.steps = cli.steps;
-  params.sampler.integrator = cli.integrator;
+  params.sampler.integrator = cli.run.sampler.integrator;
+  params.precision = cli.run.precision;
   params.sampler.seed = cli.seed;
   params.sampler.batch = 256;
   params.sampler.frames_every = 0;  // eval keeps no trajectory
@@ -219,7 +220,7 @@ void add_eval_command(CLI::App& app) {
   auto* steps = cmd->add_option("--steps", cli->steps, "Sampling steps")
                     ->check(CLI::PositiveNumber)
                     ->capture_default_str();
-  add_integrator_option(*cmd, cli->integrator);
+  add_run_options(*cmd, cli->run, kSamplerKeys);
   cmd->add_option("--threads", cli->threads, "Threads")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();

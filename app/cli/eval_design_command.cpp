@@ -266,7 +266,8 @@ void run_eval_design(const EvalDesignCli& cli) {
         request.threads = cli.threads;
         request.sampler.method = spec.method;
         request.sampler.steps = cli.steps;
-        request.sampler.integrator = cli.integrator;
+        request.sampler.integrator = cli.run.sampler.integrator;
+        request.precision = cli.run.precision;
         request.sampler.seed = cli.seed;
         request.sampler.batch = 256;
         request.sampler.frames_every = 0;

@@ -47,6 +47,8 @@ struct EvalGuidanceCli : EvalCli {
   double naturalness = guidance::kDefaultNaturalness;  // as generate's --naturalness
   std::size_t pool = 0;
   int samples = 4;
+  // Every gamma, 0 included, at generate's guided default, so the curve compares like with like.
+  EvalGuidanceCli() { steps = pipeline::kDefaultGuidedSteps; }
 };
 
 // The gammas to run: 0 (the unguided reference) added, sorted, without repeats. Throws
@@ -195,7 +197,8 @@ void run_eval_guidance(const EvalGuidanceCli& cli) {
   base.threads = cli.threads;
   base.sampler.method = spec.method;
   base.sampler.steps = cli.steps;
-  base.sampler.integrator = cli.integrator;
+  base.sampler.integrator = cli.run.sampler.integrator;
+  base.precision = cli.run.precision;
   base.sampler.seed = cli.seed;
   base.sampler.batch = 256;
   base.guidance.terms = {{cli.objective, 1.0}};

@@ -8,22 +8,26 @@
 #include <cstddef>
 #include <cstdint>
 #include <fstream>
-#include <map>
 #include <iostream>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "gsflow/pipeline/run_params.hpp"
+#include "run_options.hpp"
 #include "validators.hpp"
 
 namespace gsflow::app {
+
+// The run-schema options every measurement takes as `gsflow generate` does.
+inline const std::vector<std::string> kSamplerKeys{"integrator", "precision"};
 
 struct EvalCli {
   std::string model = "dna-promoter", data, out;
   std::size_t n = 500;
   // The sampler as `gsflow generate` runs it by default.
-  int steps = pipeline::RunParams{}.sampler.steps, threads = 2;
-  engine::Integrator integrator = pipeline::RunParams{}.sampler.integrator;
+  int steps = pipeline::kDefaultSteps, threads = 2;
+  pipeline::RunParams run;  // --integrator and --precision, as generate's (kSamplerKeys)
   std::uint64_t seed = 0;
   bool json = false;
 };
@@ -36,23 +40,13 @@ struct EvalHelp {
   std::string out = "Also write the JSON report to this file";
 };
 
-// --integrator, as generate's (default: the run default).
-inline void add_integrator_option(CLI::App& cmd, engine::Integrator& integrator) {
-  std::map<std::string, engine::Integrator> names;
-  for (const auto& [value, name] : engine::kIntegratorNames.all) names[name] = value;
-  cmd.add_option("--integrator", integrator,
-                 "exponential, multistep or euler (as generate's --integrator)")
-      ->transform(CLI::CheckedTransformer(names))
-      ->default_str(engine::integrator_name(integrator));
-}
-
 inline void add_eval_options(CLI::App& cmd, EvalCli& cli, const EvalHelp& help = {}) {
   cmd.add_option("--model", cli.model, help.model)->capture_default_str();
   cmd.add_option("--n", cli.n, help.n)->check(CLI::PositiveNumber)->capture_default_str();
   cmd.add_option("--steps", cli.steps, "Sampling steps")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
-  add_integrator_option(cmd, cli.integrator);
+  add_run_options(cmd, cli.run, kSamplerKeys);
   cmd.add_option("--seed", cli.seed, help.seed)->check(kUnsigned64)->capture_default_str();
   cmd.add_option("--threads", cli.threads, "Threads")
       ->check(CLI::PositiveNumber)

@@ -47,7 +47,7 @@ RunOutcome execute_run(RunOptions options, const InterruptGuard& interrupt) {
     const auto method = engine::method_name(options.params.sampler.method);
     for (const auto& s : outcome.sequences)
       writer.write(storage::fasta_header(outcome.run_name, outcome.model_name, method,
-                                         options.params.sampler.seed, options.params.sampler.steps,
+                                         options.params.sampler.seed, pipeline::resolved_steps(options.params),
                                          s, pipeline::run_summary(options.params)),
                    s.text);
     file.commit();

@@ -66,7 +66,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const auto& s = p.sampler;
   FUZZ_CHECK(!p.model.empty());
   FUZZ_CHECK(p.n >= 1 && p.shards >= 1 && p.shard < p.shards);
-  FUZZ_CHECK(p.threads >= 1 && s.steps >= 1 && s.batch >= 1);
+  FUZZ_CHECK(p.threads >= 1 && s.steps >= 0 && s.batch >= 1);  // steps 0 = auto
+  FUZZ_CHECK(gsflow::pipeline::resolved_steps(p) >= 1);
   FUZZ_CHECK(s.temperature > 0 && s.start_scale > 0 && s.reinject >= 0 && s.snr > 0);
   FUZZ_CHECK(s.corrector_steps >= 0 && s.frames_every >= 0);
 

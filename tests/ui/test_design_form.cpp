@@ -93,8 +93,8 @@ class DesignFormTest : public QObject {
       QCOMPARE(items, expected);
       ++combos;
     }
-    QCOMPARE(combos, 6);  // method, integrator, gamma_schedule, guidance_method, guide_from,
-                          // fixed_hold
+    QCOMPARE(combos, 8);  // method, integrator, time_grid, precision, gamma_schedule,
+                          // guidance_method, guide_from, fixed_hold
   }
 
   void designFieldsTakeTheirHelpFromTheSchema() {

@@ -165,6 +165,7 @@ DesignPanel::DesignPanel(QWidget* parent) : QWidget(parent) {
   length_->setSpecialValueText(tr("model's"));
   number_ = spin(this, "n", defaults);
   steps_ = spin(this, "steps", defaults);
+  steps_->setSpecialValueText(tr("auto (10, guided 16)"));
   method_ = new QComboBox(this);
   method_->setObjectName(QStringLiteral("method"));
   method_->addItem(tr("the model's"), QString());
@@ -172,6 +173,8 @@ DesignPanel::DesignPanel(QWidget* parent) : QWidget(parent) {
     method_->addItem(QString::fromStdString(m), QString::fromStdString(m));
   method_->setToolTip(QString::fromStdString(pipeline::run_param("method").help));
   integrator_ = combo(this, "integrator", defaults);
+  timeGrid_ = combo(this, "time_grid", defaults);
+  precision_ = combo(this, "precision", defaults);
   temperature_ = dspin(this, "temperature", defaults, 0.05);
   seed_ = new QLineEdit(QString::fromStdString(pipeline::run_param("seed").get(defaults)), this);
   seed_->setObjectName(QStringLiteral("seed"));
@@ -194,6 +197,8 @@ DesignPanel::DesignPanel(QWidget* parent) : QWidget(parent) {
   form->addRow(tr("Steps"), steps_);
   form->addRow(tr("Method"), method_);
   form->addRow(tr("Integrator"), integrator_);
+  form->addRow(tr("Time grid"), timeGrid_);
+  form->addRow(tr("Precision"), precision_);
   form->addRow(tr("Temperature"), temperature_);
   form->addRow(tr("Seed"), seedRow);
   form->addRow(tr("Frame every"), frames_);
@@ -723,6 +728,8 @@ pipeline::StoredRunOptions DesignPanel::options() const {
     o.method_given = true;
   }
   p.sampler.integrator = engine::parse_integrator(integrator_->currentText().toStdString(), "Integrator");
+  p.sampler.grid = engine::kTimeGridNames.parse(timeGrid_->currentText().toStdString(), "Time grid");
+  p.precision = models::kPrecisionNames.parse(precision_->currentText().toStdString(), "Precision");
   p.sampler.temperature = temperature_->value();
   pipeline::run_param("seed").set(p, seed_->text().trimmed().toStdString(), "Seed");
   p.sampler.frames_every = frames_->value();
@@ -756,6 +763,8 @@ void DesignPanel::setParams(const pipeline::RunParams& p, const QString& model) 
   steps_->setValue(p.sampler.steps);
   method_->setCurrentIndex(method_->findData(QString::fromLatin1(engine::method_name(p.sampler.method))));
   integrator_->setCurrentText(QString::fromLatin1(engine::integrator_name(p.sampler.integrator)));
+  timeGrid_->setCurrentText(QString::fromLatin1(engine::kTimeGridNames.name(p.sampler.grid)));
+  precision_->setCurrentText(QString::fromLatin1(models::kPrecisionNames.name(p.precision)));
   temperature_->setValue(p.sampler.temperature);
   seed_->setText(QString::number(p.sampler.seed));
   frames_->setValue(p.sampler.frames_every);
@@ -778,6 +787,8 @@ std::vector<std::pair<QString, QWidget*>> DesignPanel::settingsFields() const {
           {"steps", steps_},
           {"method", method_},
           {"integrator", integrator_},
+          {"time_grid", timeGrid_},
+          {"precision", precision_},
           {"temperature", temperature_},
           {"seed", seed_},
           {"frames", frames_},

@@ -83,6 +83,11 @@ std::pair<std::size_t, std::size_t> parse_shard(const std::string& text,
   return {i, n};
 }
 
+int resolved_steps(const RunParams& params) {
+  if (params.sampler.steps > 0) return params.sampler.steps;
+  return params.guidance.active() ? kDefaultGuidedSteps : kDefaultSteps;
+}
+
 GenerateRequest to_request(const RunParams& params) {
   GenerateRequest request;
   const auto [first, count] = shard_range(params.n, params.shard, params.shards);
@@ -90,6 +95,7 @@ GenerateRequest to_request(const RunParams& params) {
   request.n = count;
   request.length = params.length;
   request.sampler = params.sampler;
+  request.sampler.steps = resolved_steps(params);
   request.threads = params.threads;
   request.precision = params.precision;
   request.consistent = params.consistent;

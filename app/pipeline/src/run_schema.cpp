@@ -212,7 +212,8 @@ std::vector<RunParam> make_schema() {
              "GSFM integrator: exponential (exact for a frozen prediction, stays on the simplex), "
              "multistep (second order from the last two predictions, same calls) or euler",
              [](RunParams& p) -> auto& { return p.sampler.integrator; }),
-      integer("steps", 1, 1e6, "Sampling steps (network calls per sequence)",
+      integer("steps", 0, 1e6,
+              "Sampling steps (network calls per sequence); 0 = auto: 10, or 16 when guided",
               [](RunParams& p) -> auto& { return p.sampler.steps; }),
       absent_means("uniform",
                    choice("time_grid", engine::kTimeGridNames,

@@ -108,7 +108,7 @@ class DesignPanel : public QWidget {
 
   QComboBox* model_;
   QSpinBox *length_, *number_, *steps_, *frames_, *batch_, *samples_, *threads_;
-  QComboBox *method_, *integrator_, *schedule_, *from_, *guidanceMethod_;
+  QComboBox *method_, *integrator_, *timeGrid_, *precision_, *schedule_, *from_, *guidanceMethod_;
   QDoubleSpinBox *temperature_, *gamma_, *naturalness_;
   QLineEdit *seed_, *name_, *tags_, *notes_;
   QTableWidget* objectives_;

@@ -14,6 +14,12 @@ namespace gsflow::pipeline {
 
 // Every field is a row of the run schema (run_schema.hpp: key, range, help); the initialisers
 // here are the defaults of `gsflow generate` and the studio's form.
+// Steps when none are given (docs/notes/2026-12-06-fewer-steps.md): 10 multistep steps match 100
+// exponential ones unguided (6-mer JS, TATA window, 3-mer JS, composition KL on validation);
+// guided runs take 16, since at 10 the guided designs' 6-mer JS rose 1.26x.
+inline constexpr int kDefaultSteps = 10;
+inline constexpr int kDefaultGuidedSteps = 16;
+
 struct RunParams {
   std::string model = "dna-promoter";  // bundled name or checkpoint file, as the user gave it
   std::size_t n = 100;                 // sequences in the whole request (all shards together)
@@ -24,10 +30,9 @@ struct RunParams {
   bool consistent = false;             // reference kernels were forced (bit-reproducible)
   models::Precision precision = models::Precision::automatic;  // stored runs: resolved
   // method, steps, seed, batch, temperature, frames, ... (the sampler's defaults but these).
-  // 10 multistep steps: the quality of 100 exponential ones at a tenth of the network calls
-  // (docs/benchmarks.md, "Faster generation"); a frame per step keeps 11 trajectory frames.
+  // Multistep steps, as many as resolved_steps() says (steps 0 = auto); a frame per step.
   engine::SamplerOptions sampler{.integrator = engine::Integrator::multistep,
-                                 .steps = 10,
+                                 .steps = 0,
                                  .batch = 256,
                                  .frames_every = 1};
   guidance::GuidanceOptions guidance;  // STGFlow terms, gamma, schedule, samples (empty = none)
@@ -43,6 +48,10 @@ std::pair<std::size_t, std::size_t> shard_range(std::size_t n, std::size_t shard
 // std::invalid_argument naming `field`.
 std::pair<std::size_t, std::size_t> parse_shard(const std::string& text,
                                                 const std::string& field = "shard");
+
+// The run's steps: params.sampler.steps, or for 0 (auto) kDefaultGuidedSteps when guided and
+// kDefaultSteps otherwise. Stored runs record the resolved number.
+int resolved_steps(const RunParams& params);
 
 // The generate() request of this run's shard.
 GenerateRequest to_request(const RunParams& params);
