@@ -99,14 +99,7 @@ std::string metric_text(const Metrics& m, OwnTask task) {
 
 // Names that --guide already gives another meaning (properties, parametrised objectives).
 void check_name(const std::string& name) {
-  if (name.empty()) throw std::invalid_argument("--name is required (the model's name)");
-  if (name.size() > 64 || !std::all_of(name.begin(), name.end(), [](char c) {
-        return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.';
-      }) || name[0] == '.' || name[0] == '-')
-    throw std::invalid_argument("--name " + name +
-                                ": use letters, digits, '-', '_' and '.' (at most 64, not "
-                                "starting with '.' or '-'): it becomes a file name and a --guide "
-                                "name");
+  check_user_model_name(name);
   std::set<std::string> taken = {"classifier", "natural"};
   const auto classifiers = models::bundled_classifiers();  // bundled and the user's
   for (const char* alphabet : {"dna", "protein"})
@@ -134,11 +127,7 @@ std::string command_line(const OwnClassifierCli& c, const TrainingCli& t) {
   add("--test", c.test);
   if (c.split != "auto") add("--split", c.split);
   if (c.seed != 1) add("--seed", std::to_string(c.seed));
-  if (t.steps > 0) add("--steps", std::to_string(t.steps));
-  if (t.threads > 0) add("--threads", std::to_string(t.threads));
-  if (t.max_minutes >= 0) add("--max-minutes", fmt::format("{}", t.max_minutes));
-  if (!t.out.empty()) add("--out", t.out);
-  return s;
+  return s + overrides_text(t);
 }
 
 }  // namespace
@@ -160,24 +149,14 @@ void add_own_classifier_options(CLI::App& cmd, OwnClassifierCli& cli) {
       ->capture_default_str();
   cmd.add_option("--alphabet", cli.alphabet, "dna or protein (default: from the letters)")
       ->check(CLI::IsMember({"dna", "protein"}));
-  cmd.add_option("--validation", cli.validation,
-                 "Held-out file for early stopping and the card's figures (CSV like --table, or "
-                 "FASTA with label=0|1 / value=X in the headers); default: split off the data");
-  cmd.add_option("--test", cli.test, "Untouched file scored once after training (same forms)");
-  cmd.add_option("--split", cli.split,
-                 "Held-out split without --validation: auto (cd-hit 50 % identity clusters for "
-                 "proteins, random for DNA), random or cd-hit")
-      ->check(CLI::IsMember({"auto", "random", "cd-hit"}))
-      ->capture_default_str();
+  add_held_out_options(
+      cmd, cli,
+      "Held-out file for early stopping and the card's figures (CSV like --table, or FASTA with "
+      "label=0|1 / value=X in the headers); default: split off the data",
+      "Untouched file scored once after training (same forms)");
   cmd.add_option("--positive", cli.positive, "What a high output means (card, reports)");
   cmd.add_option("--min-length", cli.min_length, "Shortest sequence accepted (default: the data's)");
   cmd.add_option("--max-length", cli.max_length, "Longest sequence accepted (default: the data's)");
-  cmd.add_option("--patience", cli.patience,
-                 "Stop after this many validations without improvement (0 = never)")
-      ->check(CLI::NonNegativeNumber)
-      ->capture_default_str();
-  cmd.add_option("--seed", cli.seed, "Seed of the split, the initial weights and the batch order")
-      ->capture_default_str();
 }
 
 void run_train_own_classifier(const OwnClassifierCli& cli, const TrainingCli& common) {

@@ -12,18 +12,15 @@
 
 namespace gsflow::app {
 
-struct OwnClassifierCli {
+// The held-out part, --patience and --seed: HeldOutCli (training_cli.hpp).
+struct OwnClassifierCli : HeldOutCli {
   std::string name;                  // the model's name: file stem, --guide NAME, FASTA key
   std::string positives, negatives;  // FASTA files (binary)
   std::string table, sequence_column = "sequence", label_column = "label";  // CSV form
   std::string task = "binary";       // binary | regression (CSV only)
   std::string alphabet;              // dna | protein; "" = from the letters
-  std::string validation, test;      // optional held-out files in the training data's form
-  std::string split = "auto";        // auto (cd-hit for proteins, random for DNA) | random | cd-hit
   std::string positive;              // what a high output means (card, objective description)
   std::size_t min_length = 0, max_length = 0;  // accepted lengths; 0 = the data's
-  int patience = 5;                  // validations without improvement before stopping; 0 = off
-  std::uint64_t seed = 1;            // split, initial weights, batch order
 };
 
 // Adds --name, --positives, --negatives, --table, --sequence-column, --label-column, --task,

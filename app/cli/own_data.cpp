@@ -378,6 +378,17 @@ std::vector<bool> cluster_split(const std::vector<OwnRecord>& records,
   return out;
 }
 
+void check_user_model_name(const std::string& name) {
+  if (name.empty()) throw std::invalid_argument("--name is required (the model's name)");
+  if (name.size() > 64 || !std::all_of(name.begin(), name.end(), [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.';
+      }) || name[0] == '.' || name[0] == '-')
+    throw std::invalid_argument("--name " + name +
+                                ": use letters, digits, '-', '_' and '.' (at most 64, not "
+                                "starting with '.' or '-'): it becomes a file name and a --model "
+                                "or --guide name");
+}
+
 std::vector<std::size_t> cd_hit_clusters(const std::vector<std::string>& sequences,
                                          double identity, int threads, std::string* command) {
   std::string tmpl = (fs::temp_directory_path() / "gsflow-cdhit-XXXXXX").string();

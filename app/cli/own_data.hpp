@@ -93,6 +93,11 @@ std::vector<bool> cluster_split(const std::vector<OwnRecord>& records,
                                 const std::vector<std::size_t>& cluster, OwnTask task,
                                 double fraction, std::uint64_t seed);
 
+// Throws std::invalid_argument naming --name unless `name` can name a user model (a file name and
+// a --model / --guide name): letters, digits, '-', '_' and '.', at most 64, not starting with '.'
+// or '-'.
+void check_user_model_name(const std::string& name);
+
 // Clusters of the sequences at `identity` (0.4..1) by cd-hit (Debian's cd-hit, as scripts/fetch-data
 // uses it), run in a temporary folder that is removed afterwards. Sequences cd-hit leaves out (too
 // short) are their own clusters. `command` receives the command line run. Throws

@@ -328,17 +328,9 @@ void add_train_classifier_command(CLI::App& app) {
       "DATA.csv (docs/own-data.md)");
   add_training_options(*cmd, *cli, "Replace an existing output");
   add_own_classifier_options(*cmd, *own);
-  auto* config = cmd->get_option("--config");
-  config->required(false);
-  cmd->get_option("--name")->excludes(config);
-  cmd->callback([cli, own] {
-    if (!cli->config.empty())
-      run_train_classifier(*cli);
-    else if (!own->name.empty())
-      run_train_own_classifier(*own, *cli);
-    else
-      throw CLI::RequiredError("--config (a recipe) or --name (plain files)");
-  });
+  recipe_or_name(
+      *cmd, *cli, own->name, [cli] { run_train_classifier(*cli); },
+      [cli, own] { run_train_own_classifier(*own, *cli); }, "plain files");
 }
 
 }  // namespace gsflow::app

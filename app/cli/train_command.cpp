@@ -1,19 +1,19 @@
 // `gsflow train --config configs/NAME.json`: trains a model on FASTA splits with progress,
-// validation, best-checkpoint keeping, a wall-time budget and resume.
+// validation, best-checkpoint keeping, a wall-time budget and resume; `gsflow train --name NAME
+// --fasta FILE --init MODEL` fine-tunes a model on the user's family (fine_tune.hpp).
 #include <fmt/format.h>
 
-#include <atomic>
-#include <optional>
 #include <filesystem>
 #include <iostream>
 
+#include "fine_tune.hpp"
+#include "generator_training.hpp"
 #include "global_options.hpp"
-#include "interrupt.hpp"
 #include "model_commands.hpp"
 #include "progress.hpp"
-#include "training_cli.hpp"
 #include "sequence_sets.hpp"
 #include "train_config.hpp"
+#include "training_cli.hpp"
 
 namespace gsflow::app {
 
@@ -58,45 +58,10 @@ void run_train(const TrainCli& cli) {
     throw std::invalid_argument(c.train.checkpoint_file +
                                 " already exists: --resume continues it, --force starts over");
   std::filesystem::create_directories(std::filesystem::absolute(c.output).parent_path(), ec);
-  models::Model model = exists && cli.resume ? models::Model::load(c.train.checkpoint_file)
-                                             : models::Model(c.spec, c.train.seed);
-  if (!c.init.empty() && !(exists && cli.resume)) {
-    model.init_weights_from(models::Model::load(c.init), c.init);
-    std::cerr << fmt::format("train {}: weights initialised from {}\n", c.name, c.init);
-  }
-  if (exists && cli.resume) {
-    model.check_matches(c.spec, c.train.checkpoint_file);
-    std::cerr << fmt::format("train {}: resuming at step {} of {}\n", c.name,
-                             model.record().train_steps, c.train.steps);
-  }
-  std::cerr << fmt::format("train {}: {} {} network, {} parameters, {} threads\n", c.name,
-                           engine::method_name(c.spec.method),
-                           models::network_type_name(c.spec.network.type), model.parameter_count(),
-                           c.train.threads);
-
-  std::atomic<bool> cancel{false};
-  std::optional<InterruptGuard> interrupt(std::in_place);
-  const std::int64_t start_step = model.record().train_steps;
-  bool over_time = false;
-  const auto progress = [&](const models::TrainProgress& p) {
-    const double rate = static_cast<double>(p.step - start_step) / std::max(p.seconds, 1e-9);
-    const double eta = rate > 0 ? static_cast<double>(p.total - p.step) / rate : 0.0;
-    std::cerr << fmt::format(
-        "train {}: step {}/{} loss {:.4f} val {} lr {:.2e} {:.2f} steps/s {:.0f} seq/s "
-        "elapsed {} eta {}\n",
-        c.name, p.step, p.total, p.loss, p.val_loss < 0 ? "-" : fmt::format("{:.4f}", p.val_loss),
-        p.lr, rate, rate * static_cast<double>(c.train.batch), clock_text(p.seconds),
-        clock_text(eta));
-    if (c.max_minutes > 0.0 && p.seconds > 60.0 * c.max_minutes) {
-      over_time = true;
-      cancel = true;
-    }
-    if (interrupt->stop_requested()) cancel = true;
-  };
-  const auto result =
-      models::train(model, train_data, val_data, c.train, progress, c.report_every, &cancel);
-  const bool interrupted = interrupt->stop_requested();
-  interrupt.reset();
+  auto run = train_generator(c, train_data, val_data, exists && cli.resume);
+  const models::Model& model = run.model;
+  const auto& result = run.result;
+  const bool over_time = run.over_time, interrupted = run.interrupted;
   model.save_for_inference(c.output);
   std::cerr << fmt::format(
       "train {}: {} after {} steps in {} ({:.0f} training sequences/s); best validation loss {:.4f}"
@@ -119,10 +84,19 @@ void run_train(const TrainCli& cli) {
 
 void add_train_command(CLI::App& app) {
   auto cli = std::make_shared<TrainCli>();
-  auto* cmd = app.add_subcommand("train", "Train a model from a config file (configs/NAME.json)");
-  add_training_options(*cmd, *cli, "Start over even if the output exists");
-  cmd->add_flag("--resume", cli->resume, "Continue the checkpoint at the output path");
-  cmd->callback([cli] { run_train(*cli); });
+  auto tune = std::make_shared<FineTuneCli>();
+  auto* cmd = app.add_subcommand(
+      "train",
+      "Train a model from a config file (configs/NAME.json), or fine-tune one on your family: "
+      "--name NAME --fasta FAMILY.fasta --init MODEL (docs/own-data.md)");
+  add_training_options(*cmd, *cli,
+                       "Start over even if the output exists (--name: replace a user model)");
+  auto* resume = cmd->add_flag("--resume", cli->resume, "Continue the checkpoint at the output path");
+  add_fine_tune_options(*cmd, *tune);
+  recipe_or_name(
+      *cmd, *cli, tune->name, [cli] { run_train(*cli); },
+      [cli, tune] { run_fine_tune(*tune, *cli); }, "fine-tuning on a FASTA family")
+      ->excludes(resume);
 }
 
 }  // namespace gsflow::app
