@@ -196,6 +196,36 @@ class TestPlots : public QObject {
     QVERIFY2(inkI < inkW / 2, qPrintable(QString("I %1, W %2").arg(inkI).arg(inkW)));
   }
 
+  // Zoom: with a width per position the logo shows the window of positions that fits, and the
+  // fitted bits axis ends at the next round number above the tallest stack.
+  void logoZoom() {
+    SequenceLogo logo;
+    // Positions 3 (G G G T) and 4 (A A A C): 2 - H(3/4, 1/4) = 1.189 bits; 1 and 2: 0.
+    logo.setSequences({"ACGA", "CAGA", "GTGA", "TGTC"}, QStringLiteral("ACGT"));
+    QCOMPARE(logo.axisBits(), 2.0);
+    logo.setFitBits(true);
+    QVERIFY(std::abs(logo.information(3) - (2.0 - (0.75 * std::log2(4.0 / 3) + 0.25 * 2))) < 1e-12);
+    QCOMPARE(logo.axisBits(), 1.2);
+    logo.setSequences({"ACGT", "CGTA", "GTAC", "TACG"}, QStringLiteral("ACGT"));  // no information
+    QCOMPARE(logo.axisBits(), 2.0);
+    // A window of the positions that fit (at least: 140 px are counted for the axes), kept
+    // inside the sequence; the whole width shows them all.
+    logo.resize(140 + 2 * 16 + 5, 200);
+    QCOMPARE(logo.windowPositions(), 4);
+    QSignalSpy moved(&logo, &SequenceLogo::windowChanged);
+    logo.setColumnWidth(16);
+    QCOMPARE(moved.size(), 1);
+    QCOMPARE(logo.windowPositions(), 2);
+    logo.setFirstPosition(10);
+    QCOMPARE(logo.firstPosition(), 2);
+    logo.setFirstPosition(-3);
+    QCOMPARE(logo.firstPosition(), 0);
+    logo.resize(2000, 200);
+    QCOMPARE(logo.windowPositions(), 4);
+    logo.setColumnWidth(0);
+    QCOMPARE(logo.columnWidth(), 0);
+  }
+
   void histogramBins() {
     HistogramChart chart;
     chart.setSamples({{"a", {0, 1, 2, 3, 4}}, {"b", {2, 2, 4, NAN}}, {"empty", {}}}, 4);

@@ -27,7 +27,8 @@ SequenceRecord record(std::size_t index, std::string text, std::map<std::string,
   return r;
 }
 
-// Four DNA records, length 10 so composition shares are whole percents:
+// Four DNA records (their index in the run; "#" shows it 1-based), length 10 so composition
+// shares are whole percents:
 //   #9  TATAAAGGCC  A4 C2 G2 T2  GC 0.4   gc 0.4   promoter 0.95
 //   #10 GGGCCCATGC  A1 C4 G4 T1  GC 0.8   gc 0.8   promoter 0.5      novelty 12.3456
 //   #2  ACGTTATAGC  A3 C2 G2 T3  GC 0.4   gc 0.45  promoter 0.2
@@ -43,10 +44,11 @@ QString text(const QAbstractItemModel& m, int row, int column) {
   return m.index(row, column).data(Qt::DisplayRole).toString();
 }
 
-// The "#" column of every row of `m`, in row order.
+// The records' indices in the run (0-based) of every row of `m`, in row order, read from the
+// "#" column, which shows them 1-based (the FASTA record number).
 QList<int> indices(const QAbstractItemModel& m, int indexColumn = 0) {
   QList<int> out;
-  for (int r = 0; r < m.rowCount(); ++r) out << text(m, r, indexColumn).toInt();
+  for (int r = 0; r < m.rowCount(); ++r) out << text(m, r, indexColumn).toInt() - 1;
   return out;
 }
 
@@ -85,6 +87,8 @@ class TestResultsModel : public QObject {
   void appendWhileSortedAndFiltered();
   void clearKeepsAlphabet();
   void designScoresReadWell();
+  void indexIsOneBasedWithTheRecordId();
+  void compositionWarnings();
 };
 
 void TestResultsModel::columnsAndHeaders() {
@@ -123,7 +127,7 @@ void TestResultsModel::cellValues() {
   const int gc = model.columnOf("gc"), promoter = model.columnOf("promoter"),
             novelty = model.columnOf("novelty");
 
-  QCOMPARE(text(model, 0, 0), QStringLiteral("9"));
+  QCOMPARE(text(model, 0, 0), QStringLiteral("10"));  // index 9, shown 1-based
   QCOMPARE(text(model, 0, 1), QStringLiteral("TATAAAGGCC"));
   QCOMPARE(text(model, 0, 2), QStringLiteral("10"));
   QCOMPARE(text(model, 0, gc), QStringLiteral("0.4"));
@@ -135,7 +139,7 @@ void TestResultsModel::cellValues() {
   QCOMPARE(model.index(3, promoter).data(ResultsModel::SortRole).toDouble(), 0.987654);
   QCOMPARE(model.index(1, novelty).data(ResultsModel::SortRole).toDouble(), 12.3456);
   QCOMPARE(model.index(1, 0).data(ResultsModel::SortRole).userType(), QMetaType::Double);
-  QCOMPARE(model.index(1, 0).data(ResultsModel::SortRole).toDouble(), 10.0);
+  QCOMPARE(model.index(1, 0).data(ResultsModel::SortRole).toDouble(), 11.0);
   QVERIFY(!model.index(0, novelty).data(ResultsModel::SortRole).isValid());
   QCOMPARE(model.index(1, 1).data(ResultsModel::SortRole).toString(), QStringLiteral("GGGCCCATGC"));
 
@@ -234,7 +238,7 @@ void TestResultsModel::filterComparisons() {
   QCOMPARE(indices(proxy), (QList<int>{10, 2}));
   proxy.setFilterText(QStringLiteral("promoter = 0.9877"));  // equal at the shown precision
   QCOMPARE(indices(proxy), (QList<int>{3}));
-  proxy.setFilterText(QStringLiteral("# < 9.5"));
+  proxy.setFilterText(QStringLiteral("# < 10.5"));  // the 1-based numbers shown
   QCOMPARE(indices(proxy), (QList<int>{9, 2, 3}));
   proxy.setFilterText(QStringLiteral("length = 10"));
   QCOMPARE(proxy.rowCount(), 4);
@@ -367,7 +371,7 @@ void TestResultsModel::appendWithoutNewColumns() {
   QCOMPARE(inserted.at(0).at(2).toInt(), 5);
   QCOMPARE(model.rowCount(), 6);
   QCOMPARE(model.columnCount(), 7);
-  QCOMPARE(text(model, 4, 0), QStringLiteral("11"));
+  QCOMPARE(text(model, 4, 0), QStringLiteral("12"));  // index 11, shown 1-based
   QCOMPARE(text(model, 4, model.columnOf("promoter")), QString());
   QCOMPARE(text(model, 5, model.columnOf("composition")), QStringLiteral("A 0% C 50% G 50% T 0%"));
 
@@ -487,6 +491,77 @@ void TestResultsModel::designScoresReadWell() {
   proxy.setFilterText(QString());
   proxy.sort(met, Qt::AscendingOrder);
   QCOMPARE(indices(proxy), (QList<int>{1, 0, 2}));  // unmet, met, then none
+}
+
+// One index column: "#" is the 1-based record number (the FASTA record order), its tooltip the
+// record's id as the FASTA export writes it (RUN_sIDX, IDX 0-based as in the run).
+void TestResultsModel::indexIsOneBasedWithTheRecordId() {
+  ResultsModel model;
+  QAbstractItemModelTester tester(&model, kReport);
+  model.setSequences({record(0, "ACGT", {}), record(41, "AAAA", {})}, QStringLiteral("dna"));
+  QCOMPARE(text(model, 0, 0), QStringLiteral("1"));
+  QCOMPARE(text(model, 1, 0), QStringLiteral("42"));
+  QVERIFY(!model.index(1, 0).data(Qt::ToolTipRole).isValid());  // no run name yet
+  model.setRunName(QStringLiteral("screen1"));
+  QCOMPARE(model.index(1, 0).data(Qt::ToolTipRole).toString(),
+           QStringLiteral("Record 42 of the run's FASTA: screen1_s41"));
+}
+
+// With a typicality profile, a "warning" column lists the statistics outside its range (as
+// TypicalityProfile::atypical words them), sorts and filters by their count, and marks the
+// composition and warning cells of those rows with WarningRole; the profile of another alphabet
+// or none at all gives no column.
+void TestResultsModel::compositionWarnings() {
+  ResultsModel model;
+  ResultsFilterModel proxy;
+  QAbstractItemModelTester tester(&proxy, kReport);
+  proxy.setSourceModel(&model);
+  model.setSequences(sample(), QStringLiteral("dna"));
+  QVERIFY(!model.hasWarnings());
+  QCOMPARE(model.columnOf("warning"), -1);
+
+  // Every statistic free except C, at most 45 %: only CCCCCGGGGA (C 50 %, index 3) is out.
+  gsflow::engine::TypicalityProfile profile;
+  profile.letters = "ACGT";
+  profile.names = gsflow::engine::sequence_stat_names("ACGT");
+  profile.low.assign(profile.names.size(), 0.0);
+  profile.high.assign(profile.names.size(), 100.0);
+  profile.high[1] = 0.45;  // "C"
+  QSignalSpy reset(&model, &QAbstractItemModel::modelReset);
+  model.setTypicality(profile);
+  QCOMPARE(reset.count(), 1);
+  QVERIFY(model.hasWarnings());
+  QCOMPARE(model.columnNames().last(), QStringLiteral("warning"));
+  const int warning = model.columnOf("warning"), composition = model.columnOf("composition");
+  QCOMPARE(warning, composition + 1);
+  QCOMPARE(model.warningsAt(3), QStringList{QStringLiteral("C 0.5 > 0.45")});
+  QCOMPARE(text(model, 3, warning), QStringLiteral("\u26a0 C 0.5 > 0.45"));
+  QCOMPARE(text(model, 1, warning), QString());  // C 40 %: typical
+  QCOMPARE(model.index(3, warning).data(ResultsModel::SortRole).toDouble(), 1.0);
+  QCOMPARE(model.index(1, warning).data(ResultsModel::SortRole).toDouble(), 0.0);
+  QVERIFY(model.index(3, warning).data(ResultsModel::WarningRole).toBool());
+  QVERIFY(model.index(3, composition).data(ResultsModel::WarningRole).toBool());
+  QVERIFY(!model.index(3, 1).data(ResultsModel::WarningRole).toBool());
+  QVERIFY(!model.index(1, composition).data(ResultsModel::WarningRole).toBool());
+  QVERIFY(model.index(3, composition).data(Qt::ToolTipRole).toString().contains("C 0.5 > 0.45"));
+  proxy.setFilterText(QStringLiteral("warning > 0"));
+  QCOMPARE(proxy.filterError(), QString());
+  QCOMPARE(indices(proxy), (QList<int>{3}));
+  proxy.setFilterText(QString());
+
+  // Appended rows get their warnings too; the profile stays for the next run's rows.
+  model.appendSequences({record(20, "CCCCCCCCCA", {{"gc", 0.9}})});
+  QCOMPARE(model.warningsAt(4).size(), 1);
+  model.setSequences({record(0, "CCCCACCCCA", {})}, QStringLiteral("dna"));
+  QVERIFY(model.hasWarnings());
+  QCOMPARE(model.warningsAt(0).size(), 1);
+  // A peptide run with a DNA profile: no statistics to compare, no column.
+  model.setSequences({record(0, "MKCCCCCCCC", {})}, QStringLiteral("protein"));
+  QVERIFY(model.warningsAt(0).isEmpty());
+  QCOMPARE(model.columnOf("warning"), -1);
+  model.setTypicality(std::nullopt);
+  QVERIFY(!model.hasWarnings());
+  QCOMPARE(model.columnOf("warning"), -1);
 }
 
 QTEST_GUILESS_MAIN(TestResultsModel)

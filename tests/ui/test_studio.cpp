@@ -1,6 +1,7 @@
 // gsflow-studio end to end, offscreen: a generation set up through the widgets runs in the worker
 // thread while a watchdog timer measures how long the UI thread is ever away; then the results
-// table, trajectory frames, the history entry in the real SQLite store, exports, cancel, rerun,
+// table (its composition warnings against the run's stored "atypical" counts), trajectory frames
+// and a hovered position, the history entry in the real SQLite store, exports, cancel, rerun,
 // reopen, delete, settings, error dialogs, and the `gsflow` command line's view of the same store.
 // Writes screenshots to $GSFLOW_SCREENSHOT_DIR (default: a folder in the build tree).
 #include <QAction>
@@ -13,12 +14,15 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
+#include <QHelpEvent>
 #include <QLineEdit>
+#include <QPainter>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
+#include <QToolTip>
 #include <cmath>
 #include <fstream>
 #include <sstream>
@@ -111,8 +115,16 @@ class StudioTest : public QObject {
     return w;
   }
 
+  // `widget` as drawn, with the tooltip shown over it (a window of its own, which grab() leaves
+  // out) painted where it is on screen.
   void shot(QWidget* widget, const QString& name) {
-    const QImage image = widget->grab().toImage();
+    QImage image = widget->grab().toImage();
+    for (QWidget* top : QApplication::topLevelWidgets()) {
+      if (!top->inherits("QTipLabel") || !top->isVisible()) continue;
+      QPainter painter(&image);
+      painter.drawPixmap(top->geometry().topLeft() - widget->mapToGlobal(QPoint(0, 0)),
+                         top->grab());
+    }
     QVERIFY(!image.isNull());
     QVERIFY(image.width() > 300 && image.height() > 200);
     QVERIFY2(image.save(QDir(shots_).filePath(name)), qPrintable(name));
@@ -196,6 +208,12 @@ class StudioTest : public QObject {
     QCOMPARE(trajectory->currentFrame(), 4);
     // The logo is made from the rows shown.
     QCOMPARE(results->logo()->positions(), 256);
+    // Composition warnings come from the model's typicality profile, the one behind the
+    // "atypical" count a guided run stores: each row lists exactly that many statistics.
+    QVERIFY(results->model()->hasWarnings());
+    for (int row = 0; row < 32; ++row)
+      QCOMPARE(results->model()->warningsAt(row).size(),
+               static_cast<qsizetype>(stored[row].scores.at("atypical")));
 
     // History lists the run; so does the command line.
     w->refreshHistory();
@@ -244,9 +262,23 @@ class StudioTest : public QObject {
     QVERIFY(readFile(dir_.filePath("logo.svg")).find("<svg") != std::string::npos);
 
     shot(w.get(), QStringLiteral("main-window-done.png"));
+    // The trajectory halfway, a position hovered: its probabilities and final letter.
     w->trajectoryView()->setCurrentFrame(2);
+    {
+      auto* heatmap = w->trajectoryView()->heatmap();
+      heatmap->grab();  // painted: the mouse maps through the cells it drew
+      const QPoint at = heatmap->columnCenter(120);
+      QHelpEvent hover(QEvent::ToolTip, at, heatmap->mapToGlobal(at));
+      QApplication::sendEvent(heatmap, &hover);
+      QTRY_VERIFY(QToolTip::isVisible());
+      QVERIFY(QToolTip::text().startsWith(QStringLiteral("Position 121 of 256")));
+      QVERIFY(QToolTip::text().contains(QStringLiteral("Final letter: ")));
+    }
     shot(w->trajectoryView(), QStringLiteral("trajectory.png"));
+    QToolTip::hideText();
+    QTRY_VERIFY(!QToolTip::isVisible());  // (hidden on a timer) not in the next screenshots
     w->tabs()->setCurrentWidget(results);
+    results->table()->selectRow(2);  // its whole sequence in the pane below the table
     shot(results, QStringLiteral("results-and-logo.png"));
   }
 

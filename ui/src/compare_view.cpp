@@ -106,6 +106,31 @@ void CompareView::compare(std::int64_t left, std::int64_t right) {
   update();
 }
 
+bool CompareView::compareRun(std::int64_t run) {
+  const auto it = std::find_if(runs_.begin(), runs_.end(), [&](auto& r) { return r.id == run; });
+  if (it == runs_.end()) return false;
+  // Ids grow with time: the best partner is the nearest earlier run, nearest later one if none.
+  // The same model first, then the same alphabet, then any.
+  const auto partner = [&](auto same) -> std::int64_t {
+    std::int64_t before = 0, after = 0;
+    for (const auto& r : runs_) {
+      if (r.id == run || !same(r)) continue;
+      if (r.id < run && r.id > before) before = r.id;
+      if (r.id > run && (after == 0 || r.id < after)) after = r.id;
+    }
+    return before ? before : after;
+  };
+  std::int64_t other = partner([&](auto& r) { return r.model.name == it->model.name; });
+  if (!other) other = partner([&](auto& r) { return r.model.alphabet == it->model.alphabet; });
+  if (!other) other = partner([](auto&) { return true; });
+  compare(other ? other : run, run);
+  return true;
+}
+
+std::int64_t CompareView::leftRun() const { return left_->currentData().toLongLong(); }
+
+std::int64_t CompareView::rightRun() const { return right_->currentData().toLongLong(); }
+
 void CompareView::setScore(const QString& score) {
   score_->setCurrentIndex(score_->findText(score));
 }

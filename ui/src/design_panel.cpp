@@ -1,5 +1,6 @@
 // The design form (see design_panel.hpp).
 #include "gsflow/ui/design_panel.hpp"
+#include "gsflow/ui/user_settings.hpp"
 
 #include <QComboBox>
 #include <QCompleter>
@@ -597,7 +598,8 @@ QString DesignPanel::importStarts(const QString& file) {
 
 namespace {
 QString chooseFasta(QWidget* parent, const QString& title) {
-  QSettings settings;
+  const auto stored = userSettings();  // the user's own file, no system-wide fallbacks
+  QSettings& settings = *stored;
   const QString dir = settings.value(QStringLiteral("design/fastaDir")).toString();
   const QString file = QFileDialog::getOpenFileName(
       parent, title, dir,

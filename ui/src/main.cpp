@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "gsflow/ui/main_window.hpp"
+#include "gsflow/ui/user_settings.hpp"
 #include "gsflow/version.hpp"
 #include "gsflow/pipeline/openmp_env.hpp"
 #include "gsflow/pipeline/signals.hpp"
@@ -31,6 +32,8 @@ int main(int argc, char** argv) {
   QApplication::setApplicationName("gsflow-studio");
   QApplication::setOrganizationName("gsflow");
   QApplication::setApplicationVersion(gsflow::kVersion);
+  // Settings are the user's own: no system-wide fallback, never a folder users share.
+  gsflow::ui::useUserSettings();
 
   QCommandLineParser parser;
   parser.setApplicationDescription(

@@ -35,6 +35,7 @@
 #include "gsflow/ui/results_view.hpp"
 #include "gsflow/ui/run_controller.hpp"
 #include "gsflow/ui/trajectory_view.hpp"
+#include "gsflow/ui/user_settings.hpp"
 #include "store_reading.hpp"
 
 namespace gsflow::ui {
@@ -87,6 +88,7 @@ MainWindow::MainWindow(const QString& database, QWidget* parent)
     results_->clear(current_.alphabet);
     trajectory_->reset(alphabetLetters(current_.alphabet), static_cast<int>(current_.sequences));
     trajectory_->setDesign(current_.design, current_.alphabet);
+    showRunIdentity(run.model_file);
     // The kernel path is a detail for developers: in the tooltip, not the status text.
     status_->setText(tr("Running %1 (%2)").arg(current_.name, text(run.model_file)));
     status_->setToolTip(run.kernels.empty() ? QString()
@@ -102,6 +104,7 @@ MainWindow::MainWindow(const QString& database, QWidget* parent)
           [this](const std::vector<storage::SequenceRecord>& sequences,
                  const std::vector<storage::StepScore>& scores) {
             results_->appendSequences(sequences);
+            trajectory_->addSequences(sequences);
             trajectory_->addStepScores(scores);
           });
   connect(controller_, &RunController::notice, this,
@@ -116,6 +119,7 @@ MainWindow::MainWindow(const QString& database, QWidget* parent)
                                  .arg(outcome.network_seconds, 0, 'f', 2));
             refreshHistory();
             history_->selectRun(outcome.run_id);
+            compare_->compareRun(outcome.run_id);
             emit runEnded(text(storage::status_name(outcome.status)));
           });
   connect(controller_, &RunController::failed, this, [this](const QString& message) {
@@ -128,6 +132,7 @@ MainWindow::MainWindow(const QString& database, QWidget* parent)
   connect(trajectory_, &TrajectoryView::framesWanted, this, &MainWindow::loadFrames);
   connect(trajectory_, &TrajectoryView::lockRequested, this, &MainWindow::lockSelection);
   connect(results_, &ResultsView::noveltyRequested, this, &MainWindow::noveltyDialog);
+  connect(results_, &ResultsView::exportRequested, this, &MainWindow::exportSequencesDialog);
   // A double-clicked result opens its trajectory.
   connect(results_, &ResultsView::sequenceActivated, this, [this](std::size_t index) {
     trajectory_->setCurrentSequence(index);
@@ -167,7 +172,8 @@ void MainWindow::buildActions() {
 
   connect(run_, &QAction::triggered, this, [this] { startRun(); });
   connect(cancel_, &QAction::triggered, this, &MainWindow::cancelRun);
-  connect(export_, &QAction::triggered, this, &MainWindow::exportSequencesDialog);
+  connect(export_, &QAction::triggered, this,
+          [this] { exportSequencesDialog(results_->shownSequences()); });
   connect(exportPlot_, &QAction::triggered, this, [this] { exportPlotDialog(currentPlot()); });
   connect(openDb, &QAction::triggered, this, [this] {
     const QString file = QFileDialog::getSaveFileName(
@@ -250,6 +256,7 @@ bool MainWindow::startRun(const std::string& expectModelHash) {
   current_.design = options.params.design;
   current_.madeWith = pipeline::run_summary(options.params);
   trajectory_->reset(QString(), static_cast<int>(options.params.n));
+  results_->setTypicality(std::nullopt);
   results_->clear(QString());
   progress_->setRange(0, 1);
   progress_->setValue(0);
@@ -266,7 +273,7 @@ bool MainWindow::lockSelection(std::size_t sequence, int first, int last) {
   if (it == rows.end() || it->text.empty()) {
     showError(tr("Cannot lock the selection"),
               tr("Sequence %1 has no letters yet: lock its positions once its batch is done.")
-                  .arg(sequence));
+                  .arg(sequence + 1));
     return false;
   }
   QChar free = QLatin1Char('N');
@@ -280,9 +287,16 @@ bool MainWindow::lockSelection(std::size_t sequence, int first, int last) {
                               "keeps them")
                                .arg(first + 1)
                                .arg(std::min<int>(last, static_cast<int>(it->text.size()) - 1) + 1)
-                               .arg(sequence),
+                               .arg(sequence + 1),
                            10000);
   return true;
+}
+
+void MainWindow::showRunIdentity(const std::string& model) {
+  results_->setRun(current_.name,
+                   [this](const storage::SequenceRecord& s) { return fastaHeader(s); });
+  results_->setTypicality(typicalityOf(model));
+  trajectory_->setRunName(current_.name);
 }
 
 void MainWindow::cancelRun() {
@@ -292,19 +306,19 @@ void MainWindow::cancelRun() {
 }
 
 void MainWindow::saveSettings() const {
-  QSettings settings;
-  design_->saveSettings(settings);
-  settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
-  settings.setValue(QStringLiteral("window/state"), saveState());
-  settings.setValue(QStringLiteral("window/tab"), tabs_->currentIndex());
+  const auto settings = userSettings();
+  design_->saveSettings(*settings);
+  settings->setValue(QStringLiteral("window/geometry"), saveGeometry());
+  settings->setValue(QStringLiteral("window/state"), saveState());
+  settings->setValue(QStringLiteral("window/tab"), tabs_->currentIndex());
 }
 
 void MainWindow::restoreSettings() {
-  const QSettings settings;
-  design_->restoreSettings(settings);
-  restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
-  restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
-  tabs_->setCurrentIndex(settings.value(QStringLiteral("window/tab"), 0).toInt());
+  const auto settings = userSettings();
+  design_->restoreSettings(*settings);
+  restoreGeometry(settings->value(QStringLiteral("window/geometry")).toByteArray());
+  restoreState(settings->value(QStringLiteral("window/state")).toByteArray());
+  tabs_->setCurrentIndex(settings->value(QStringLiteral("window/tab"), 0).toInt());
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {

@@ -19,6 +19,7 @@
 #include "gsflow/ui/plots/sequence_logo.hpp"
 #include "gsflow/ui/results_view.hpp"
 #include "gsflow/ui/trajectory_view.hpp"
+#include "gsflow/ui/user_settings.hpp"
 
 namespace gsflow::ui {
 
@@ -30,8 +31,18 @@ bool isFasta(const QString& suffix) {
 
 }  // namespace
 
+std::string MainWindow::fastaHeader(const storage::SequenceRecord& sequence) const {
+  return storage::fasta_header(current_.name.toStdString(), current_.model.toStdString(),
+                               current_.method.toStdString(), current_.seed, current_.steps,
+                               sequence, current_.madeWith);
+}
+
 QString MainWindow::exportSequences(const QString& file) {
-  const auto sequences = results_->shownSequences();
+  return exportSequences(file, results_->shownSequences());
+}
+
+QString MainWindow::exportSequences(const QString& file,
+                                    const std::vector<storage::SequenceRecord>& sequences) {
   QString error;
   const QString suffix = QFileInfo(file).suffix();
   try {
@@ -40,11 +51,7 @@ QString MainWindow::exportSequences(const QString& file) {
     if (!out) throw std::runtime_error(file.toStdString() + ": cannot create the file");
     if (isFasta(suffix)) {
       engine::FastaWriter writer(out, {60});
-      for (const auto& s : sequences)
-        writer.write(storage::fasta_header(current_.name.toStdString(), current_.model.toStdString(),
-                                           current_.method.toStdString(), current_.seed,
-                                           current_.steps, s, current_.madeWith),
-                     s.text);
+      for (const auto& s : sequences) writer.write(fastaHeader(s), s.text);
     } else if (suffix.compare(QLatin1String("csv"), Qt::CaseInsensitive) == 0) {
       storage::write_csv(out, current_.name.toStdString(), sequences);
     } else {
@@ -80,28 +87,28 @@ PlotWidget* MainWindow::currentPlot() const {
   return trajectory_->heatmap();
 }
 
-void MainWindow::exportSequencesDialog() {
-  QSettings settings;
-  const QString dir = settings.value(QStringLiteral("export/dir")).toString();
+void MainWindow::exportSequencesDialog(const std::vector<storage::SequenceRecord>& sequences) {
+  const auto settings = userSettings();
+  const QString dir = settings->value(QStringLiteral("export/dir")).toString();
   const QString base = current_.name.isEmpty() ? QStringLiteral("sequences") : current_.name;
   QString selected;
   const QString file = QFileDialog::getSaveFileName(
       this, tr("Export sequences"), QDir(dir).filePath(base + QStringLiteral(".fasta")),
       tr("FASTA (*.fasta *.fa *.faa *.fna);;CSV (*.csv)"), &selected);
   if (file.isEmpty()) return;
-  settings.setValue(QStringLiteral("export/dir"), QFileInfo(file).absolutePath());
-  exportSequences(file);
+  settings->setValue(QStringLiteral("export/dir"), QFileInfo(file).absolutePath());
+  exportSequences(file, sequences);
 }
 
 void MainWindow::exportPlotDialog(PlotWidget* plot) {
   if (!plot) return;
-  QSettings settings;
-  const QString dir = settings.value(QStringLiteral("export/dir")).toString();
+  const auto settings = userSettings();
+  const QString dir = settings->value(QStringLiteral("export/dir")).toString();
   const QString file = QFileDialog::getSaveFileName(
       this, tr("Export plot"), QDir(dir).filePath(plot->plotName() + QStringLiteral(".png")),
       tr("PNG image (*.png);;SVG drawing (*.svg)"));
   if (file.isEmpty()) return;
-  settings.setValue(QStringLiteral("export/dir"), QFileInfo(file).absolutePath());
+  settings->setValue(QStringLiteral("export/dir"), QFileInfo(file).absolutePath());
   exportPlot(plot, file);
 }
 

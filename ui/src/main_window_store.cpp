@@ -22,6 +22,7 @@
 #include "gsflow/ui/results_view.hpp"
 #include "gsflow/ui/run_controller.hpp"
 #include "gsflow/ui/trajectory_view.hpp"
+#include "gsflow/ui/user_settings.hpp"
 #include "store_reading.hpp"
 
 namespace gsflow::ui {
@@ -66,9 +67,12 @@ bool MainWindow::reopenRun(std::int64_t id) {
       current_.madeWith = pipeline::run_summary(params);
     } catch (const std::exception&) {  // an unreadable record still shows (steps=0 in headers)
     }
-    results_->setSequences(store.sequences(id), current_.alphabet);
+    auto sequences = store.sequences(id);
     trajectory_->reset(alphabetLetters(current_.alphabet), static_cast<int>(run.requested));
     trajectory_->setDesign(current_.design, current_.alphabet);
+    trajectory_->addSequences(sequences);
+    results_->setSequences(std::move(sequences), current_.alphabet);
+    showRunIdentity(run.model.file);
     trajectory_->addStepScores(store.step_scores(id));
     trajectory_->setFrames(0, store.frames(id, 0));
     status_->setText(tr("%1: %2, %3 of %4 sequences, %5 frames")
@@ -76,6 +80,8 @@ bool MainWindow::reopenRun(std::int64_t id) {
                          .arg(run.completed)
                          .arg(run.requested)
                          .arg(run.frames));
+    // The comparison shows this run against the one before it (not whichever two were newest).
+    compare_->compareRun(id);
     tabs_->setCurrentWidget(results_);
     return true;
   } catch (const std::exception& e) {
@@ -194,14 +200,14 @@ void MainWindow::computeNovelty(const QString& fasta) {
 }
 
 void MainWindow::noveltyDialog() {
-  QSettings settings;
-  const QString dir = settings.value(QStringLiteral("novelty/dir"),
-                                     qEnvironmentVariable("GSFLOW_DATA")).toString();
+  const auto settings = userSettings();
+  const QString dir = settings->value(QStringLiteral("novelty/dir"),
+                                      qEnvironmentVariable("GSFLOW_DATA")).toString();
   const QString file = QFileDialog::getOpenFileName(
       this, tr("Reference sequences for novelty (e.g. the training split)"), dir,
       tr("FASTA (*.fasta *.fa *.faa *.fna *.fasta.gz *.fa.gz);;All files (*)"));
   if (file.isEmpty()) return;
-  settings.setValue(QStringLiteral("novelty/dir"), QFileInfo(file).absolutePath());
+  settings->setValue(QStringLiteral("novelty/dir"), QFileInfo(file).absolutePath());
   computeNovelty(file);
 }
 

@@ -19,6 +19,8 @@
 #include "gsflow/engine/design/fixed_letters.hpp"
 #include "gsflow/ui/plots/heatmap_view.hpp"
 #include "gsflow/ui/plots/line_chart.hpp"
+#include "gsflow/ui/sequence_text.hpp"
+#include "gsflow/storage/run_export.hpp"
 
 namespace gsflow::ui {
 
@@ -69,8 +71,9 @@ TrajectoryView::TrajectoryView(QWidget* parent) : QWidget(parent) {
   scores_->setAxisTitles(tr("step"), tr("mean score of the batch"));
 
   sequence_ = new QSpinBox(this);
-  sequence_->setRange(0, 0);
-  sequence_->setToolTip(tr("Which sequence's trajectory to show (its index in the run)"));
+  sequence_->setRange(1, 1);
+  sequence_->setToolTip(
+      tr("Which sequence's trajectory to show (its record number: # in the results)"));
   which_ = new QComboBox(this);
   which_->addItem(tr("state"));
   which_->addItem(tr("prediction"));
@@ -97,6 +100,10 @@ TrajectoryView::TrajectoryView(QWidget* parent) : QWidget(parent) {
   addAction(lock_);
   auto* lockButton = new QToolButton(this);
   lockButton->setDefaultAction(lock_);
+  textLabel_ = new QLabel(this);
+  textLabel_->setWordWrap(true);
+  text_ = new SequenceText(this);
+  text_->setObjectName(QStringLiteral("finalSequence"));
 
   auto* controls = new QHBoxLayout;
   controls->addWidget(new QLabel(tr("Sequence"), this));
@@ -109,11 +116,19 @@ TrajectoryView::TrajectoryView(QWidget* parent) : QWidget(parent) {
   auto* charts = new QSplitter(Qt::Horizontal, this);
   charts->addWidget(entropy_);
   charts->addWidget(scores_);
+  auto* textPanel = new QWidget(this);
+  auto* textLayout = new QVBoxLayout(textPanel);
+  textLayout->setContentsMargins(0, 0, 0, 0);
+  textLayout->addWidget(textLabel_);
+  textLayout->addWidget(text_, 1);
   auto* split = new QSplitter(Qt::Vertical, this);
   split->addWidget(heatmap_);
+  split->addWidget(textPanel);
   split->addWidget(charts);
   split->setStretchFactor(0, 3);
-  split->setStretchFactor(1, 2);
+  split->setStretchFactor(1, 1);
+  split->setStretchFactor(2, 2);
+  split->setSizes({340, 110, 300});
 
   auto* selectionRow = new QHBoxLayout;
   selectionRow->addWidget(selection_, 1);
@@ -135,13 +150,14 @@ TrajectoryView::TrajectoryView(QWidget* parent) : QWidget(parent) {
   connect(slider_, &QSlider::sliderMoved, this, [this] { followLive_ = false; });
   connect(which_, &QComboBox::currentIndexChanged, this, [this] { showFrame(); });
   connect(sequence_, &QSpinBox::valueChanged, this, [this](int value) {
-    const auto s = static_cast<std::size_t>(value);
+    const auto s = static_cast<std::size_t>(value - 1);
     if (!hasFrames(s)) emit framesWanted(s);
     followLive_ = true;
     slider_->setRange(0, std::max(0, frameCount() - 1));
     slider_->setValue(slider_->maximum());
     showFrame();
     updateEntropy();
+    updateSequenceText();
   });
   connect(play_, &QPushButton::toggled, this, &TrajectoryView::play);
   // Space plays and pauses while the view has the focus.
@@ -165,11 +181,13 @@ void TrajectoryView::reset(const QString& letters, int sequences) {
   letters_ = letters;
   frames_.clear();
   scoreSums_.clear();
+  finals_.clear();
+  run_.clear();
   followLive_ = true;
   {
     const QSignalBlocker block(sequence_);
-    sequence_->setRange(0, std::max(0, sequences - 1));
-    sequence_->setValue(0);
+    sequence_->setRange(1, std::max(1, sequences));
+    sequence_->setValue(1);
   }
   slider_->setRange(0, 0);
   design_ = {};
@@ -181,6 +199,7 @@ void TrajectoryView::reset(const QString& letters, int sequences) {
   entropy_->setMarker(std::nullopt);
   updateScores();
   time_->setText(tr("no frames"));
+  updateSequenceText();
 }
 
 void TrajectoryView::addFrame(const storage::FrameRecord& frame) {
@@ -224,11 +243,86 @@ void TrajectoryView::setDesign(const pipeline::DesignOptions& design, const QStr
   design_ = design;
   alphabet_ = alphabet;
   showFrame();
+  updateSequenceText();
+}
+
+void TrajectoryView::setRunName(const QString& run) {
+  run_ = run;
+  updateSequenceText();
+}
+
+void TrajectoryView::addSequences(const std::vector<storage::SequenceRecord>& sequences) {
+  bool current = false;
+  for (const auto& s : sequences) {
+    finals_[s.index] = QString::fromStdString(s.text);
+    current = current || s.index == currentSequence();
+  }
+  if (!current) return;
+  showFrame();
+  updateSequenceText();
+}
+
+QString TrajectoryView::finalSequence(std::size_t sequence) const {
+  const auto it = finals_.find(sequence);
+  return it == finals_.end() ? QString() : it->second;
+}
+
+QVector<bool> TrajectoryView::fixedOf(std::size_t sequence, std::size_t length) const {
+  return fixedPositions(design_, alphabet_, sequence, length);
+}
+
+// The start sequence `sequence` was made from (sequence i starts from start i mod count), when
+// it has the sequence's length.
+QString TrajectoryView::startOf(std::size_t sequence, std::size_t length) const {
+  if (design_.starts.empty()) return {};
+  const auto& start = design_.starts[sequence % design_.starts.size()];
+  return start.size() == length ? QString::fromStdString(start) : QString();
+}
+
+void TrajectoryView::updateSequenceText() {
+  const std::size_t sequence = currentSequence();
+  const QString letters = finalSequence(sequence);
+  const auto length = static_cast<std::size_t>(letters.size());
+  const QVector<bool> fixed = fixedOf(sequence, length);
+  const QString start = startOf(sequence, length);
+  QVector<bool> edited;
+  if (!start.isEmpty()) {
+    edited.resize(letters.size());
+    for (qsizetype i = 0; i < letters.size(); ++i) edited[i] = letters[i] != start[i];
+  }
+  text_->setSequence(letters, fixed, edited);
+  const auto [first, last] = heatmap_->selection();
+  text_->setSelection(first, last);
+  const QString id =
+      run_.isEmpty() ? QString()
+                     : QString::fromStdString(storage::sequence_id(
+                           run_.toStdString(), storage::SequenceRecord{sequence, {}, {}, {}}));
+  if (letters.isEmpty()) {
+    textLabel_->setText(tr("Final sequence %1: not finished yet").arg(sequence + 1));
+    return;
+  }
+  QStringList marks;
+  if (fixed.contains(true))
+    marks << tr("<span style=\"background-color:%1\">&nbsp;fixed by the design&nbsp;</span> %2")
+                 .arg(SequenceText::fixedBackground().name())
+                 .arg(fixed.count(true));
+  if (!edited.isEmpty())
+    marks << tr("<b style=\"color:%1\">edited from the start sequence</b> %2")
+                 .arg(SequenceText::editedColor().name())
+                 .arg(edited.count(true));
+  textLabel_->setText(tr("<b>Final sequence %1</b>%2 · %3 letters%4")
+                          .arg(sequence + 1)
+                          .arg(id.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(id))
+                          .arg(letters.size())
+                          .arg(marks.isEmpty() ? QString()
+                                               : QStringLiteral(" · ") +
+                                                     marks.join(QStringLiteral(" · "))));
 }
 
 void TrajectoryView::updateSelection() {
   const auto [first, last] = heatmap_->selection();
   lock_->setEnabled(first >= 0);
+  text_->setSelection(first, last);
   selection_->setText(
       first < 0 ? tr("Drag across the heatmap to select positions")
       : first == last
@@ -237,11 +331,11 @@ void TrajectoryView::updateSelection() {
 }
 
 std::size_t TrajectoryView::currentSequence() const {
-  return static_cast<std::size_t>(sequence_->value());
+  return static_cast<std::size_t>(sequence_->value() - 1);
 }
 
 void TrajectoryView::setCurrentSequence(std::size_t sequence) {
-  sequence_->setValue(static_cast<int>(sequence));
+  sequence_->setValue(static_cast<int>(sequence) + 1);
 }
 
 const std::vector<storage::FrameRecord>* TrajectoryView::currentFrames() const {
@@ -293,14 +387,24 @@ void TrajectoryView::showFrame() {
   const auto& f = (*frames)[static_cast<std::size_t>(index)];
   const bool prediction = which_->currentIndex() == 1 && !f.xhat.empty();
   const auto& values = prediction ? f.xhat : f.x;
-  const QVector<bool> fixed = fixedPositions(design_, alphabet_, f.sequence, f.length);
+  const QVector<bool> fixed = fixedOf(f.sequence, f.length);
   const auto nFixed = fixed.count(true);
+  const QString kind = prediction ? tr("prediction") : tr("state");
   heatmap_->setFixedPositions(fixed);
+  heatmap_->setFrameLabel(tr("step %1 of the trajectory (t = %2), %3")
+                              .arg(f.step)
+                              .arg(f.t, 0, 'f', 3)
+                              .arg(kind));
+  const QString finalLetters = finalSequence(f.sequence);
+  heatmap_->setFinalSequence(static_cast<std::size_t>(finalLetters.size()) == f.length
+                                 ? finalLetters
+                                 : QString());
+  heatmap_->setStartSequence(startOf(f.sequence, f.length));
   heatmap_->setFrame(QVector<float>(values.begin(), values.end()), static_cast<int>(f.length),
                      letters_,
                      tr("sequence %1, %2 at step %3 (t = %4)")
-                             .arg(f.sequence)
-                             .arg(prediction ? tr("prediction") : tr("state"))
+                             .arg(f.sequence + 1)
+                             .arg(kind)
                              .arg(f.step)
                              .arg(f.t, 0, 'f', 3) +
                          (nFixed == 0   ? QString()

@@ -1,5 +1,6 @@
-// ResultsModel (the results table over SequenceRecord rows) and ResultsFilterModel (sorting by
-// raw values and the "gc > 0.5; TATA" filter grammar).
+// ResultsModel (the results table over SequenceRecord rows, with composition warnings from the
+// model's typicality profile) and ResultsFilterModel (sorting by raw values and the
+// "gc > 0.5; TATA" filter grammar).
 #include "gsflow/ui/models/results_model.hpp"
 
 #include <QLocale>
@@ -13,6 +14,9 @@
 #include <string>
 #include <utility>
 
+#include "gsflow/engine/alphabet.hpp"
+#include "gsflow/storage/run_export.hpp"
+
 namespace gsflow::ui {
 
 namespace {
@@ -22,6 +26,7 @@ const QString kSequenceColumn = QStringLiteral("sequence");
 const QString kLengthColumn = QStringLiteral("length");
 const QString kNoveltyColumn = QStringLiteral("novelty");
 const QString kCompositionColumn = QStringLiteral("composition");
+const QString kWarningColumn = QStringLiteral("warning");
 
 QString formatNumber(double v) { return QString::number(v, 'g', 4); }
 
@@ -96,14 +101,50 @@ bool ResultsModel::hasComposition() const {
   return alphabet_ == QLatin1String("dna") || alphabet_ == QLatin1String("protein");
 }
 
+int ResultsModel::compositionColumn() const {
+  return hasComposition() ? 3 + static_cast<int>(scores_.size()) + (hasNovelty_ ? 1 : 0) : -1;
+}
+
+int ResultsModel::warningColumn() const { return hasWarnings() ? compositionColumn() + 1 : -1; }
+
 void ResultsModel::cacheComposition(std::size_t from) {
   compositions_.resize(from);
+  profileFits_ = false;
   if (!hasComposition()) return;
+  const engine::Alphabet* letters = nullptr;
+  if (profile_) {
+    letters = &engine::alphabet_by_name(alphabet_.toStdString());
+    if (letters->letters() != profile_->letters) letters = nullptr;  // another model's profile
+  }
+  profileFits_ = letters != nullptr;
   compositions_.reserve(sequences_.size());
   for (std::size_t i = from; i < sequences_.size(); ++i) {
     auto value = composition(sequences_[i].text, alphabet_);
-    compositions_.push_back({std::move(value.text), std::move(value.sortValue)});
+    QStringList warnings;
+    if (letters && !sequences_[i].text.empty()) {
+      try {
+        for (const auto& w : profile_->atypical(letters->encode(sequences_[i].text)))
+          warnings << QString::fromStdString(w);
+      } catch (const std::exception&) {  // a letter outside the alphabet: no statistics
+      }
+    }
+    compositions_.push_back(
+        {std::move(value.text), std::move(value.sortValue), std::move(warnings)});
   }
+}
+
+void ResultsModel::setRunName(const QString& run) { run_ = run; }
+
+void ResultsModel::setTypicality(std::optional<engine::TypicalityProfile> profile) {
+  beginResetModel();
+  profile_ = std::move(profile);
+  cacheComposition(0);
+  endResetModel();
+}
+
+QStringList ResultsModel::warningsAt(int row) const {
+  if (row < 0 || static_cast<std::size_t>(row) >= compositions_.size()) return {};
+  return compositions_[static_cast<std::size_t>(row)].warnings;
 }
 
 bool ResultsModel::mergeColumns(const std::vector<storage::SequenceRecord>& sequences) {
@@ -193,6 +234,7 @@ QStringList ResultsModel::columnNames() const {
   for (const auto& score : scores_) names << scoreHeader(score);
   if (hasNovelty_) names << kNoveltyColumn;
   if (hasComposition()) names << kCompositionColumn;
+  if (hasWarnings()) names << kWarningColumn;
   return names;
 }
 
@@ -208,7 +250,8 @@ int ResultsModel::rowCount(const QModelIndex& parent) const {
 
 int ResultsModel::columnCount(const QModelIndex& parent) const {
   if (parent.isValid()) return 0;
-  return 3 + static_cast<int>(scores_.size()) + (hasNovelty_ ? 1 : 0) + (hasComposition() ? 1 : 0);
+  return 3 + static_cast<int>(scores_.size()) + (hasNovelty_ ? 1 : 0) + (hasComposition() ? 1 : 0) +
+         (hasWarnings() ? 1 : 0);
 }
 
 QVariant ResultsModel::data(const QModelIndex& index, int role) const {
@@ -219,13 +262,27 @@ QVariant ResultsModel::data(const QModelIndex& index, int role) const {
   const int firstScore = 3;
   const int noveltyColumn = hasNovelty_ ? firstScore + static_cast<int>(scores_.size()) : -1;
   const bool isSequence = column == 1;
-  const bool isComposition = hasComposition() && column == columnCount() - 1;
+  const bool isComposition = column == compositionColumn();
+  const bool isWarning = column == warningColumn();
 
   const QString score = column >= firstScore && column < firstScore + scores_.size()
                             ? scores_[column - firstScore]
                             : QString();
+  const QStringList* warnings =
+      (isComposition || isWarning) && !compositions_[row].warnings.isEmpty()
+          ? &compositions_[row].warnings
+          : nullptr;
+  if (role == WarningRole) return warnings != nullptr;
   if (role == Qt::ToolTipRole) {
+    if (column == 0 && !run_.isEmpty())
+      return tr("Record %1 of the run's FASTA: %2")
+          .arg(record.index + 1)
+          .arg(QString::fromStdString(storage::sequence_id(run_.toStdString(), record)));
     if (isSequence) return QString::fromStdString(record.text);
+    if (warnings)
+      return tr("Far from the model's training data (outside the range its typicality profile "
+                "records): %1")
+          .arg(warnings->join(QStringLiteral("; ")));
     if (score == kConstraintsScore)
       return tr(
           "met: every constraint (and the edit budget) holds; unmet: the final repair could "
@@ -237,7 +294,7 @@ QVariant ResultsModel::data(const QModelIndex& index, int role) const {
     return {};
   }
   if (role == Qt::TextAlignmentRole) {
-    if (isSequence || isComposition) return {};
+    if (isSequence || isComposition || isWarning) return {};
     return static_cast<int>(Qt::AlignRight | Qt::AlignVCenter);
   }
   if (role != Qt::DisplayRole && role != SortRole) return {};
@@ -247,11 +304,17 @@ QVariant ResultsModel::data(const QModelIndex& index, int role) const {
     const auto& c = compositions_[row];
     return role == SortRole ? c.sortValue : QVariant(c.text);
   }
+  if (isWarning) {
+    // Sorted and filtered ("warning > 0") by how many statistics are out of range.
+    const auto& w = compositions_[row].warnings;
+    if (role == SortRole) return static_cast<double>(w.size());
+    return w.isEmpty() ? QString() : QStringLiteral("\u26a0 ") + w.join(QStringLiteral("; "));
+  }
   // Every other column is a number; a missing score or novelty is an invalid QVariant, which
   // QSortFilterProxyModel orders after every value.
   std::optional<double> value;
   if (column == 0) {
-    value = static_cast<double>(record.index);
+    value = static_cast<double>(record.index + 1);
   } else if (column == 2) {
     value = static_cast<double>(record.text.size());
   } else if (column == noveltyColumn) {

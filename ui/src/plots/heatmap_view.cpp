@@ -1,11 +1,13 @@
 // HeatmapView: one trajectory frame as a position x letter grid of probabilities, white to dark
-// blue, with letter labels, a position axis and a 0..1 colour bar; fixed positions and the
-// user's selection of positions.
+// blue, with letter labels, a position axis and a 0..1 colour bar; fixed positions, the user's
+// selection of positions, and the hover tooltip of a position.
 #include "gsflow/ui/plots/heatmap_view.hpp"
 
 #include <QFontMetricsF>
+#include <QHelpEvent>
 #include <QMouseEvent>
 #include <QPainter>
+#include <QToolTip>
 #include <algorithm>
 #include <cmath>
 
@@ -30,8 +32,73 @@ int positionStep(int length, qreal cellWidth, qreal labelWidth) {
 HeatmapView::HeatmapView(QWidget* parent) : PlotWidget(parent) {
   setCursor(Qt::CrossCursor);
   setToolTip(
-      tr("Drag across positions to select them (Lock selection keeps their letters in the "
-         "next run); an orange bar marks positions the design fixed"));
+      tr("Hover a position for its letter probabilities and final letter; drag across "
+         "positions to select them (Lock selection keeps their letters in the next run); an "
+         "orange bar marks positions the design fixed"));
+}
+
+void HeatmapView::setFrameLabel(const QString& label) { frameLabel_ = label; }
+
+void HeatmapView::setFinalSequence(const QString& letters) { final_ = letters; }
+
+void HeatmapView::setStartSequence(const QString& letters) { start_ = letters; }
+
+QString HeatmapView::positionToolTip(int position) const {
+  if (position < 0 || position >= length_) return {};
+  QStringList lines;
+  lines << tr("Position %1 of %2").arg(position + 1).arg(length_);
+  if (!frameLabel_.isEmpty()) lines << frameLabel_;
+  // Most probable first; a long tail (20 amino acids) is summed rather than listed.
+  QVector<int> order(letters_.size());
+  for (int j = 0; j < order.size(); ++j) order[j] = j;
+  std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+    return probabilityAt(position, a) > probabilityAt(position, b);
+  });
+  QStringList shown;
+  double rest = 0;
+  int restCount = 0;
+  for (int j : order) {
+    const float p = probabilityAt(position, j);
+    if (p >= 0.01f || shown.isEmpty()) {
+      shown << QStringLiteral("%1 %2").arg(letters_[j]).arg(double(p), 0, 'f', 3);
+    } else {
+      rest += p;
+      ++restCount;
+    }
+  }
+  lines << shown.join(QStringLiteral("   "));
+  if (restCount > 0)
+    lines << tr("%1 other letters: %2 together").arg(restCount).arg(rest, 0, 'f', 3);
+  if (position < final_.size()) {
+    QString line = tr("Final letter: %1").arg(final_[position]);
+    if (position < fixed_.size() && fixed_[position])
+      line += tr(" (fixed by the design)");
+    else if (position < start_.size() && start_[position] != final_[position])
+      line += tr(" (edited: the start sequence has %1)").arg(start_[position]);
+    else if (position < start_.size())
+      line += tr(" (kept from the start sequence)");
+    lines << line;
+  } else {
+    lines << tr("Final letter: not yet known (its batch is still running)");
+  }
+  return lines.join(QLatin1Char('\n'));
+}
+
+bool HeatmapView::event(QEvent* event) {
+  if (event->type() == QEvent::ToolTip) {
+    auto* help = static_cast<QHelpEvent*>(event);
+    const int p = positionAt(help->pos());
+    if (p >= 0) {
+      // The tooltip stays while the pointer is inside this column, and follows it to the next.
+      const qreal w = screenCells_.width() / length_;
+      const QRect column = QRectF(screenCells_.left() + p * w, screenCells_.top(), w,
+                                  screenCells_.height())
+                               .toAlignedRect();
+      QToolTip::showText(help->globalPos(), positionToolTip(p), this, column);
+      return true;
+    }
+  }
+  return PlotWidget::event(event);
 }
 
 QColor HeatmapView::fixedColor() { return QColor(230, 85, 13); }

@@ -1,9 +1,11 @@
 // SequenceLogo: per-position letter frequencies and information content of a set of sequences,
-// drawn as stacks of letter glyphs scaled to their share of the bits (Schneider & Stephens 1990).
+// drawn as stacks of letter glyphs scaled to their share of the bits (Schneider & Stephens 1990);
+// a width per position and a bits axis fitted to the data zoom long, low-information logos.
 #include "gsflow/ui/plots/sequence_logo.hpp"
 
 #include <QFontMetricsF>
 #include <QPainter>
+#include <QWheelEvent>
 #include <QPainterPath>
 #include <algorithm>
 #include <cmath>
@@ -73,6 +75,8 @@ void SequenceLogo::setSequences(const QStringList& sequences, const QString& let
   }
   updateGeometry();
   update();
+  setFirstPosition(first_);
+  emit windowChanged();
 }
 
 void SequenceLogo::clear() {
@@ -94,6 +98,68 @@ double SequenceLogo::information(int position) const {
   return position >= 0 && position < positions() ? information_[position] : 0;
 }
 
+// Room the axes take beside the positions, at most (the y labels, title and margins measure about
+// 60-100 px at usual fonts): counting with the most keeps windowPositions() a lower bound.
+constexpr int kAxisRoom = 140;
+
+void SequenceLogo::setColumnWidth(int pixels) {
+  pixels = std::max(0, pixels);
+  if (pixels == columnWidth_) return;
+  columnWidth_ = pixels;
+  update();
+  emit windowChanged();
+}
+
+int SequenceLogo::windowPositions() const {
+  const int n = positions();
+  if (columnWidth_ <= 0) return n;
+  return std::clamp((width() - kAxisRoom) / columnWidth_, 1, std::max(1, n));
+}
+
+void SequenceLogo::setFirstPosition(int first) {
+  first = std::clamp(first, 0, std::max(0, positions() - windowPositions()));
+  if (first == first_) return;
+  first_ = first;
+  update();
+  emit windowChanged();
+}
+
+void SequenceLogo::resizeEvent(QResizeEvent* event) {
+  PlotWidget::resizeEvent(event);
+  setFirstPosition(first_);  // a wider window may pass the end
+  emit windowChanged();
+}
+
+void SequenceLogo::wheelEvent(QWheelEvent* event) {
+  if (columnWidth_ <= 0 || windowPositions() >= positions()) return PlotWidget::wheelEvent(event);
+  // One notch (120) moves a tenth of the window; horizontal or vertical wheels alike.
+  const QPoint delta = event->angleDelta();
+  const int notches = (std::abs(delta.x()) > std::abs(delta.y()) ? delta.x() : delta.y());
+  const int step = std::max(1, windowPositions() / 10);
+  setFirstPosition(first_ - notches * step / 120);
+  event->accept();
+}
+
+void SequenceLogo::setFitBits(bool fit) {
+  if (fit == fitBits_) return;
+  fitBits_ = fit;
+  update();
+}
+
+double SequenceLogo::axisBits() const {
+  const int k = int(letters_.size());
+  const double full = k >= 2 ? std::log2(double(k)) : 1.0;
+  if (!fitBits_ || information_.isEmpty()) return full;
+  const double top = *std::max_element(information_.begin(), information_.end());
+  if (top <= 0) return full;
+  // Up to the next round number (a multiple of a tenth of its magnitude and a tick niceTicks
+  // can land on), never past log2(K).
+  const double magnitude = std::pow(10.0, std::floor(std::log10(top)));
+  for (double step : {1.0, 1.2, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0})
+    if (step * magnitude >= top - 1e-12) return std::min(full, step * magnitude);
+  return full;
+}
+
 QSize SequenceLogo::sizeHint() const { return QSize(std::max(420, 12 * positions() + 110), 240); }
 
 void SequenceLogo::paintPlot(QPainter& painter, const QRectF& rect) const {
@@ -106,7 +172,7 @@ void SequenceLogo::paintPlot(QPainter& painter, const QRectF& rect) const {
     return;
   }
   const QFontMetricsF fm(painter.font(), painter.device());
-  const double maxBits = std::log2(double(k));
+  const double maxBits = axisBits();
   const QVector<Tick> yTicks =
       niceTicks(0, maxBits, std::max(2, int(rest.height() / (fm.height() * 3))));
   const QRectF plot = plotArea(painter, rest, widestLabel(painter, yTicks), true, true);
@@ -114,21 +180,31 @@ void SequenceLogo::paintPlot(QPainter& painter, const QRectF& rect) const {
     painter.restore();
     return;
   }
-  const int n = positions();
+  // The positions drawn: all of them, or with a column width the window from first_ that fits
+  // (kept inside the sequence, so the last window ends at the last position).
+  const int all = positions();
+  int n = all, first = 0;
+  if (columnWidth_ > 0) {
+    n = std::clamp(int(plot.width() / columnWidth_), 1, all);
+    first = std::clamp(first_, 0, all - n);
+  }
   const qreal column = plot.width() / n;
 
-  // Position labels, 1-based: 1, then multiples of the smallest step whose labels fit.
-  const qreal labelWidth = fm.horizontalAdvance(QString::number(n)) * 1.6;
+  // Position labels, 1-based: the window's first, then multiples of the smallest step whose
+  // labels fit.
+  const qreal labelWidth = fm.horizontalAdvance(QString::number(first + n)) * 1.6;
   int step = 1;
   for (int s : {1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000}) {
     step = s;
     if (s * column >= labelWidth) break;
   }
   QVector<Tick> xTicks;
-  if (step == 1 || (step >= 5 && (step - 1) * column >= labelWidth))
-    xTicks.push_back({0.5, QStringLiteral("1")});
-  for (int p = step; p <= n; p += step)
-    if (p > 1) xTicks.push_back({p - 0.5, QString::number(p)});
+  const int firstLabel = first + 1;
+  if (step == 1 || firstLabel % step == 0 ||
+      (step >= 5 && (step - firstLabel % step) * column >= labelWidth))
+    xTicks.push_back({0.5, QString::number(firstLabel)});
+  for (int p = (firstLabel / step + 1) * step; p <= first + n; p += step)
+    xTicks.push_back({p - first - 0.5, QString::number(p)});
   drawYAxis(painter, plot, 0, maxBits, yTicks, true, tr("bits"));
   drawXAxis(painter, plot, 0, n, xTicks, false, tr("position"));
 
@@ -149,7 +225,8 @@ void SequenceLogo::paintPlot(QPainter& painter, const QRectF& rect) const {
   painter.save();
   painter.setPen(Qt::NoPen);
   QVector<int> order(k);
-  for (int i = 0; i < n; ++i) {
+  for (int w = 0; w < n; ++w) {
+    const int i = first + w;
     std::iota(order.begin(), order.end(), 0);
     // Least frequent at the bottom, so the consensus letter tops the stack.
     std::stable_sort(order.begin(), order.end(),
@@ -158,7 +235,7 @@ void SequenceLogo::paintPlot(QPainter& painter, const QRectF& rect) const {
     for (int j : order) {
       const qreal height = frequencies_[i][j] * information_[i] / maxBits * plot.height();
       if (height < 0.2) continue;
-      const QRectF slot(plot.left() + i * column + inset, bottom - height, column - 2 * inset,
+      const QRectF slot(plot.left() + w * column + inset, bottom - height, column - 2 * inset,
                         height);
       const QRectF box = glyphs[j].boundingRect();
       if (box.isEmpty()) continue;

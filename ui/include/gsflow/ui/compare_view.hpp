@@ -1,5 +1,6 @@
 // Side-by-side comparison of two stored runs: the distribution of a chosen score in each (overlaid
-// histograms) and their k-mer composition (grouped bars).
+// histograms) and their k-mer composition (grouped bars). A reopened run is compared with the run
+// before it (compareRun).
 #pragma once
 
 #include <QWidget>
@@ -33,6 +34,13 @@ class CompareView : public QWidget {
   void setRuns(const std::vector<storage::RunInfo>& runs);
   // Chooses the two runs to compare and redraws.
   void compare(std::int64_t left, std::int64_t right);
+  // Compares run `run` (as Run B) with the run it is best read against (as Run A): the latest
+  // run made before it with the same model, else with the same alphabet, else any earlier run;
+  // when it is the first, the earliest run after it chosen the same way. Alone in the store, it
+  // is compared with itself. False when `run` is not among the runs.
+  bool compareRun(std::int64_t run);
+  std::int64_t leftRun() const;
+  std::int64_t rightRun() const;
   void setScore(const QString& score);
 
   HistogramChart* histogram() const { return histogram_; }

@@ -59,6 +59,9 @@ class MainWindow : public QMainWindow {
   // ".faa") with the command line's headers, or CSV (".csv"). Returns "" or the error (also shown
   // as a dialog).
   QString exportSequences(const QString& file);
+  // The same for `sequences` (the results' Export selected…).
+  QString exportSequences(const QString& file,
+                          const std::vector<storage::SequenceRecord>& sequences);
   // Writes `plot` as PNG or SVG (by suffix). Returns "" or the error (also shown as a dialog).
   QString exportPlot(PlotWidget* plot, const QString& file);
 
@@ -108,7 +111,12 @@ class MainWindow : public QMainWindow {
   void showError(const QString& title, const QString& message);
   void setRunning(bool running);
   void loadFrames(std::size_t sequence);
-  void exportSequencesDialog();
+  void exportSequencesDialog(const std::vector<storage::SequenceRecord>& sequences);
+  // The FASTA header line (without '>') the exports and copies give `sequence` of the current run.
+  std::string fastaHeader(const storage::SequenceRecord& sequence) const;
+  // The results and the trajectory learn the current run's name, FASTA headers and the
+  // typicality profile of its model file `model`.
+  void showRunIdentity(const std::string& model);
   void noveltyDialog();
   void exportPlotDialog(PlotWidget* plot);
   PlotWidget* currentPlot() const;

@@ -1,9 +1,11 @@
 // The trajectory view: for one chosen sequence, the heatmap of per-position letter probabilities
 // at a chosen frame (a time slider and a play button), the sequence's mean per-position entropy
 // over time, and the guidance score curves over steps. Fed live from a run's frames or with a
-// stored run's frames; it only keeps what it is handed. Positions the run's design fixed are
-// marked above the heatmap; a range the user drags across can be locked into the next run's
-// template (the main window does the locking).
+// stored run's frames; it only keeps what it is handed. Hovering the heatmap tells a position's
+// letter probabilities and final letter; the final sequence's letters show below it, with the
+// positions the design fixed and the letters edited from a start sequence marked (also above the
+// heatmap). A range the user drags across can be locked into the next run's template (the main
+// window does the locking). Sequences are numbered from 1 here, as FASTA records are.
 #pragma once
 
 #include <QWidget>
@@ -31,6 +33,7 @@ QVector<bool> fixedPositions(const pipeline::DesignOptions& design, const QStrin
 
 class HeatmapView;
 class LineChart;
+class SequenceText;
 
 class TrajectoryView : public QWidget {
   Q_OBJECT
@@ -50,6 +53,12 @@ class TrajectoryView : public QWidget {
   // The run's design and alphabet ("dna", "protein"), to mark its fixed positions; reset()
   // forgets them.
   void setDesign(const pipeline::DesignOptions& design, const QString& alphabet);
+  // The run's name (the final sequence's FASTA id); reset() forgets it.
+  void setRunName(const QString& run);
+  // Finished sequences (a batch, or a stored run's): their final letters.
+  void addSequences(const std::vector<storage::SequenceRecord>& sequences);
+  // The final letters of `sequence` ("" until its batch is done).
+  QString finalSequence(std::size_t sequence) const;
 
   std::size_t currentSequence() const;
   void setCurrentSequence(std::size_t sequence);
@@ -62,6 +71,8 @@ class TrajectoryView : public QWidget {
   HeatmapView* heatmap() const { return heatmap_; }
   LineChart* entropyChart() const { return entropy_; }
   LineChart* scoreChart() const { return scores_; }
+  SequenceText* sequenceText() const { return text_; }
+  QLabel* sequenceLabel() const { return textLabel_; }
   // Asks for the selected positions of the shown sequence to be locked (lockRequested).
   QAction* lockAction() const { return lock_; }
 
@@ -79,6 +90,10 @@ class TrajectoryView : public QWidget {
   void updateEntropy();
   void updateScores();
   void updateSelection();
+  void updateSequenceText();
+  // The positions of `sequence` that the design fixed / that differ from its start sequence.
+  QVector<bool> fixedOf(std::size_t sequence, std::size_t length) const;
+  QString startOf(std::size_t sequence, std::size_t length) const;
   const std::vector<storage::FrameRecord>* currentFrames() const;
 
   QString letters_;
@@ -93,6 +108,10 @@ class TrajectoryView : public QWidget {
   QPushButton* play_;
   QLabel* time_;
   QLabel* selection_;
+  QLabel* textLabel_;
+  SequenceText* text_;
+  std::map<std::size_t, QString> finals_;  // final letters by sequence
+  QString run_;
   QAction* lock_;
   QTimer* timer_;
   pipeline::DesignOptions design_;

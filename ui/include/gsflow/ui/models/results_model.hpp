@@ -1,17 +1,22 @@
-// The results table of gsflow-studio: one row per generated sequence (index, sequence, length,
-// one column per stored score, novelty when known, and composition: GC fraction for DNA, the
-// most frequent residue's share for peptides). Rows can be appended live while a run goes.
-// The design's scores read as what they are: "constraints_met" is the column "constraints"
-// showing met / unmet, and "edits", "repaired" and "start" are whole numbers.
-// Qt Core only (no widgets): passes QAbstractItemModelTester.
+// The results table of gsflow-studio: one row per generated sequence ("#": the 1-based record
+// number, the order of a FASTA export of the whole run; sequence, length, one column per stored
+// score, novelty when known, and composition: GC fraction for DNA, the most frequent residue's
+// share for peptides). With the model's typicality profile a "warning" column names what lies
+// outside the training data's range ("C 0.571 > 0.279"), and WarningRole tells the view which
+// cells to colour. Rows can be appended live while a run goes. The design's scores read as what
+// they are: "constraints_met" is the column "constraints" showing met / unmet, and "edits",
+// "repaired" and "start" are whole numbers. Qt Core only (no widgets): passes
+// QAbstractItemModelTester.
 #pragma once
 
 #include <QAbstractTableModel>
 #include <QPointer>
 #include <QSortFilterProxyModel>
 #include <QStringList>
+#include <optional>
 #include <vector>
 
+#include "gsflow/engine/metrics/typicality.hpp"
 #include "gsflow/storage/records.hpp"
 
 namespace gsflow::ui {
@@ -23,6 +28,8 @@ class ResultsModel : public QAbstractTableModel {
   // Qt::DisplayRole gives text (scores to 4 significant digits); SortRole gives the raw value
   // (double for numbers, QString for text) for sorting and filtering.
   static constexpr int SortRole = Qt::UserRole + 1;
+  // true on the composition and warning cells of a row with warnings (the view colours them).
+  static constexpr int WarningRole = Qt::UserRole + 2;
 
   explicit ResultsModel(QObject* parent = nullptr);
 
@@ -33,6 +40,15 @@ class ResultsModel : public QAbstractTableModel {
   // when the columns change, else rows are inserted).
   void appendSequences(const std::vector<storage::SequenceRecord>& sequences);
   void clear();
+  // The run's name: the "#" column's tooltip gives each record's FASTA id (RUN_sIDX).
+  void setRunName(const QString& run);
+  // The model's typicality profile (pipeline::profile_for), kept for later rows and runs until
+  // changed; std::nullopt (or a profile of other letters than the rows') drops the warning column.
+  void setTypicality(std::optional<engine::TypicalityProfile> profile);
+  // A profile of the alphabet shown is set (the warning column is there).
+  bool hasWarnings() const { return profileFits_; }
+  // The statistics of row `row` outside the profile's range (empty: typical, or no profile).
+  QStringList warningsAt(int row) const;
 
   const std::vector<storage::SequenceRecord>& sequences() const { return sequences_; }
   const storage::SequenceRecord& sequenceAt(int row) const;
@@ -56,15 +72,21 @@ class ResultsModel : public QAbstractTableModel {
   QString alphabet_;
   QStringList scores_;  // sorted score names (union over rows)
   bool hasNovelty_ = false;
+  QString run_;
+  std::optional<engine::TypicalityProfile> profile_;
+  bool profileFits_ = false;  // profile_ is of alphabet_'s letters
   // Per-row composition text and sort value, computed once per row (sorting asks O(n log n)
   // times); empty when the alphabet has no composition column.
   struct Composition {
     QString text;
-    QVariant sortValue;  // invalid for an empty sequence
+    QVariant sortValue;   // invalid for an empty sequence
+    QStringList warnings;  // TypicalityProfile::atypical
   };
   std::vector<Composition> compositions_;
 
   bool hasComposition() const;
+  int compositionColumn() const;  // -1 when none
+  int warningColumn() const;      // -1 when none
   void cacheComposition(std::size_t from);
   // Adds score names and novelty found in `sequences` to the columns; true when they changed.
   bool mergeColumns(const std::vector<storage::SequenceRecord>& sequences);

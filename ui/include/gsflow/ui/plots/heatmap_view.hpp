@@ -1,7 +1,8 @@
 // Trajectory heatmap: the per-position letter probabilities of one sequence at one time
 // (positions across, letters down), white (0) to dark blue (1), with letter labels, a position
-// axis and a colour bar; an orange bar above the positions a design fixed; and a range of
-// positions the user selects by dragging across the columns.
+// axis and a colour bar; an orange bar above the positions a design fixed; a range of positions
+// the user selects by dragging across the columns; and, hovering a column, a tooltip with the
+// position, its letter probabilities in the frame shown and the sequence's final letter there.
 #pragma once
 
 #include <QString>
@@ -30,6 +31,17 @@ class HeatmapView : public PlotWidget {
   QVector<bool> fixedPositions() const { return fixed_; }
   static QColor fixedColor();
 
+  // For the hover tooltip: the frame's place in the trajectory ("step 10 of 20 (t = 0.500),
+  // state"), the sequence's final letters ("" while its batch runs) and the start sequence it
+  // was edited from ("" when none). Kept until changed.
+  void setFrameLabel(const QString& label);
+  void setFinalSequence(const QString& letters);
+  void setStartSequence(const QString& letters);
+  // The tooltip of position `position` (0-based): "Position 17 of 256", the frame label, the
+  // letters by probability (those under 0.01 summed), and the final letter with what the design
+  // did there (fixed, or edited from the start letter). "" outside the frame.
+  QString positionToolTip(int position) const;
+
   // The selected positions (0-based, first <= last), or {-1, -1} for none. The user selects by
   // pressing on a column and dragging; a press outside the cells clears it. A frame of another
   // length clears it.
@@ -56,6 +68,7 @@ class HeatmapView : public PlotWidget {
   void selectionChanged(int first, int last);
 
  protected:
+  bool event(QEvent* event) override;
   void paintEvent(QPaintEvent* event) override;
   void mousePressEvent(QMouseEvent* event) override;
   void mouseMoveEvent(QMouseEvent* event) override;
@@ -63,6 +76,7 @@ class HeatmapView : public PlotWidget {
 
  private:
   QVector<bool> fixed_;
+  QString frameLabel_, final_, start_;
   int selFirst_ = -1, selLast_ = -1, anchor_ = -1;
   bool dragging_ = false;
   // Geometry of the cells as last painted on screen (mouse positions map through it).
