@@ -181,6 +181,7 @@ void run_eval_edits(const EvalEditsCli& cli) {
         request.sampler.steps = cli.steps;
         request.sampler.integrator = cli.run.sampler.integrator;
         request.precision = cli.run.precision;
+        request.sampler.guide_substeps = cli.run.sampler.guide_substeps;
         request.sampler.seed = cli.seed;
         request.sampler.batch = 256;
         request.sampler.frames_every = 0;
@@ -332,6 +333,7 @@ void add_eval_edits_command(CLI::App& app) {
       "Measure lead optimisation under an edit budget: guided editing from real sequences vs "
       "random substitutions and greedy search at equal classifier calls, by an independent judge");
   add_eval_options(*cmd, *cli, {.n = "Start sequences (the split's first scored below 0.5)"});
+  add_run_options(*cmd, cli->run, {"guide_substeps"});
   cmd->add_option("--objective", cli->objective,
                   "Classifier objective to guide and to select starts")
       ->capture_default_str();

@@ -199,6 +199,7 @@ void run_eval_guidance(const EvalGuidanceCli& cli) {
   base.sampler.steps = cli.steps;
   base.sampler.integrator = cli.run.sampler.integrator;
   base.precision = cli.run.precision;
+  base.sampler.guide_substeps = cli.run.sampler.guide_substeps;
   base.sampler.seed = cli.seed;
   base.sampler.batch = 256;
   base.guidance.terms = {{cli.objective, 1.0}};
@@ -412,6 +413,7 @@ void add_eval_guidance_command(CLI::App& app) {
   add_eval_options(*cmd, *cli,
                    {.n = "Sequences per gamma",
                     .out = "Also write the JSON report to this file (for scripts/plot-guidance)"});
+  add_run_options(*cmd, cli->run, {"guide_substeps"});
   cmd->add_option("--objective", cli->objective, "Objective spec to guide with (e.g. promoter, amp, gc)")
       ->required();
   cmd->add_option("--judge", cli->judge,

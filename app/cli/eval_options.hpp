@@ -27,7 +27,7 @@ struct EvalCli {
   std::size_t n = 500;
   // The sampler as `gsflow generate` runs it by default.
   int steps = pipeline::kDefaultSteps, threads = 2;
-  pipeline::RunParams run;  // --integrator and --precision, as generate's (kSamplerKeys)
+  pipeline::RunParams run;  // --integrator and --precision (kSamplerKeys), as generate's
   std::uint64_t seed = 0;
   bool json = false;
 };

@@ -9,6 +9,7 @@
 #include "gsflow/guidance/objective.hpp"
 #include "gsflow/guidance/objective_catalog.hpp"
 #include "gsflow/guidance/stgflow.hpp"
+#include "gsflow/pipeline/run_params.hpp"
 #include "model_commands.hpp"
 
 namespace gsflow::app {
@@ -51,7 +52,8 @@ void run_objectives_list(const ObjectivesCli& cli) {
                    {"argument", e.argument},
                    {"suggested_gamma", e.suggested_gamma ? nlohmann::ordered_json(*e.suggested_gamma)
                                                          : nlohmann::ordered_json()},
-                   {"gamma_note", e.gamma_note}});
+                   {"gamma_note", e.gamma_note},
+                   {"guided_steps", e.guided_steps.value_or(pipeline::kDefaultGuidedSteps)}});
     std::cout << j.dump(2) << "\n";
     return;
   }
@@ -64,6 +66,11 @@ void run_objectives_list(const ObjectivesCli& cli) {
     out += e.suggested_gamma
                ? fmt::format("  gamma     {:g} suggested: {}\n", *e.suggested_gamma, e.gamma_note)
                : fmt::format("  gamma     {}\n", e.gamma_note);
+    out += e.guided_steps
+               ? fmt::format("  steps     {} when it guides first (measured to keep the guided "
+                             "quality)\n", *e.guided_steps)
+               : fmt::format("  steps     {} when it guides first (fewer not measured)\n",
+                             pipeline::kDefaultGuidedSteps);
     out += "\n";
   }
   out += fmt::format(

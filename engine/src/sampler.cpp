@@ -86,6 +86,8 @@ void check_options(const SampleRequest& request, const SamplerOptions& options,
     fail("corrector_steps must be in 0..64");
   if (!(options.snr > 0.0)) fail("snr must be > 0");
   if (options.frames_every < 0) fail("frames_every must be >= 0");
+  if (options.guide_substeps < 1 || options.guide_substeps > 64)
+    fail("guide_substeps must be in 1..64");
   if ((request.first_sequence + request.sequences) * request.length >= (std::uint64_t{1} << 32))
     fail("sequences * length must stay below 2^32 (noise row index)");
   if (hooks.value_guide.value) {
@@ -364,8 +366,44 @@ class BatchRun {
 
   void gsfm_step(int step, double t0, double t1) {
     predict(step, t0);
-    const bool guided = guide(step, t0, t1);
-    flow(t0, t1, guided);
+    const int subs = opt_.integrator == Integrator::euler ? 1 : opt_.guide_substeps;
+    if (!guide_ || subs <= 1) {
+      const bool guided = guide(step, t0, t1);
+      flow(t0, t1, guided);
+      return;
+    }
+    guided_substeps(step, t0, t1, subs);
+  }
+
+  // One network step in `subs` pieces, the guide's drift taken afresh at the start of each from
+  // the moved state (guide step index step * subs + j): the prediction (multistep: its linear
+  // extrapolation in A, integrated exactly over each piece) is shared by all of them.
+  void guided_substeps(int step, double t0, double t1, int subs) {
+    const double a0 = path_.signal(t0), delta = path_.step(t0, t1);
+    const bool extrapolate = opt_.integrator == Integrator::multistep && !prev_xhat_.empty();
+    pushed_.resize(rows_ * k_);
+    for (int j = 0; j < subs; ++j) {
+      const double s0 = t0 + (t1 - t0) * j / subs;
+      const double s1 = j + 1 == subs ? t1 : t0 + (t1 - t0) * (j + 1) / subs;
+      const bool guided = guide(step * subs + j, s0, s1);
+      const double da = path_.step(s0, s1);
+      // The integral of x_hat_n + (A - A_n) D over [A(s0), A(s1)] is da (x_hat_n + c D') with
+      // c = (midpoint - A_n) / dA_prev and D' = x_hat_n - x_hat_{n-1}.
+      const float c = extrapolate ? static_cast<float>(
+                                        (0.5 * (path_.signal(s0) + path_.signal(s1)) - a0) /
+                                        prev_delta_)
+                                  : 0.0f;
+      const float ratio = guided ? static_cast<float>((s1 - s0) / da) : 0.0f;
+      for (std::size_t i = 0; i < rows_ * k_; ++i) {
+        float v = xhat_[i];
+        if (extrapolate) v += c * (xhat_[i] - prev_xhat_[i]);
+        if (guided) v += ratio * drift_[i];
+        pushed_[i] = v;
+      }
+      kernels_.flow_step(crows_of(x_), crows_of(pushed_), rows_of(x_), static_cast<float>(da));
+      if (j + 1 < subs) hold_fixed(s1, step + 1);
+    }
+    if (opt_.integrator == Integrator::multistep) remember_prediction(delta);
   }
 
   // Moves x along the model velocity (dA/dt)(x_hat . x - <x_hat, x> x) with x_hat frozen, plus

@@ -31,7 +31,8 @@ std::vector<ObjectiveEntry> make_catalog() {
        18.0,
        "dna-promoter: gamma 18 takes the mean P(promoter) from 0.69 to 0.97 and the independent "
        "judge to just under the unguided p90; with --gamma-schedule rising, gamma 64 passes it "
-       "at 1.8x the unguided 6-mer JS (docs/benchmarks.md, Naturalness by default)"},
+       "at 1.8x the unguided 6-mer JS (docs/benchmarks.md, Naturalness by default)",
+       16},
       {"gravy", "protein", "gravy[:TARGET]",
        "mean Kyte-Doolittle hydropathy (GRAVY; negative = hydrophilic)", "-4.5..4.5",
        "gravy:T scores -|GRAVY - T| (0 at the target), e.g. gravy:-0.5", std::nullopt,

@@ -688,8 +688,10 @@ TEST(SamplerGuide, ConstantDriftMatchesTheClosedForm) {
     for (std::size_t r = 0; r < out.rows; ++r)
       for (std::size_t c = 0; c < k; ++c) out.data[r * out.stride + c] = static_cast<float>(p[c]);
   };
+  int guide_calls = 0;
   SamplerHooks hooks;
   hooks.guide = [&](const GuideStep&, Rows drift) {
+    ++guide_calls;
     for (std::size_t r = 0; r < drift.rows; ++r)
       for (std::size_t c = 0; c < k; ++c) drift.data[r * drift.stride + c] = static_cast<float>(g[c]);
   };
@@ -706,20 +708,31 @@ TEST(SamplerGuide, ConstantDriftMatchesTheClosedForm) {
     sample(fixed, path, {n, l, k, 0}, f, kernels, frames);
   }
   ASSERT_EQ(start.size(), n * l * k);
-  const SampleResult guided = sample(fixed, path, {n, l, k, 0}, o, kernels, hooks);
-  const double a = path.signal(1.0) - path.signal(0.0);
-  for (std::size_t r = 0; r < n * l; ++r) {
-    std::vector<double> logit(k);
-    double mx = -1e300, z = 0.0;
-    for (std::size_t c = 0; c < k; ++c) {
-      logit[c] = std::log(static_cast<double>(start[r * k + c])) + a * p[c] + g[c];
-      mx = std::max(mx, logit[c]);
+  // The same closed form whether the drift is taken once per step or in pieces sharing the
+  // step's prediction (guide_substeps), and for the multistep step (a constant prediction has no
+  // slope to extrapolate).
+  for (const Integrator integrator : {Integrator::exponential, Integrator::multistep})
+    for (const int substeps : {1, 3}) {
+      o.integrator = integrator;
+      o.guide_substeps = substeps;
+      guide_calls = 0;
+      const SampleResult guided = sample(fixed, path, {n, l, k, 0}, o, kernels, hooks);
+      EXPECT_EQ(guide_calls, o.steps * substeps);
+      const double a = path.signal(1.0) - path.signal(0.0);
+      for (std::size_t r = 0; r < n * l; ++r) {
+        std::vector<double> logit(k);
+        double mx = -1e300, z = 0.0;
+        for (std::size_t c = 0; c < k; ++c) {
+          logit[c] = std::log(static_cast<double>(start[r * k + c])) + a * p[c] + g[c];
+          mx = std::max(mx, logit[c]);
+        }
+        for (std::size_t c = 0; c < k; ++c) z += std::exp(logit[c] - mx);
+        for (std::size_t c = 0; c < k; ++c)
+          EXPECT_NEAR(guided.final_x[r * k + c], std::exp(logit[c] - mx) / z, 2e-5)
+              << integrator_name(integrator) << " substeps " << substeps << " row " << r
+              << " letter " << c;
+      }
     }
-    for (std::size_t c = 0; c < k; ++c) z += std::exp(logit[c] - mx);
-    for (std::size_t c = 0; c < k; ++c)
-      EXPECT_NEAR(guided.final_x[r * k + c], std::exp(logit[c] - mx) / z, 2e-5)
-          << "row " << r << " letter " << c;
-  }
 }
 
 TEST(SamplerGuide, DriftTowardALetterRaisesItsShareForEveryMethod) {

@@ -1,6 +1,8 @@
 // Run parameters <-> JSON (see run_params.hpp).
 #include "gsflow/pipeline/run_params.hpp"
 
+#include "gsflow/guidance/objective_catalog.hpp"
+
 #include "gsflow/pipeline/run_schema.hpp"
 
 #include <nlohmann/json.hpp>
@@ -85,7 +87,9 @@ std::pair<std::size_t, std::size_t> parse_shard(const std::string& text,
 
 int resolved_steps(const RunParams& params) {
   if (params.sampler.steps > 0) return params.sampler.steps;
-  return params.guidance.active() ? kDefaultGuidedSteps : kDefaultSteps;
+  if (!params.guidance.active()) return kDefaultSteps;
+  const auto* entry = guidance::find_objective_entry(params.guidance.terms.front().objective);
+  return entry && entry->guided_steps ? *entry->guided_steps : kDefaultGuidedSteps;
 }
 
 GenerateRequest to_request(const RunParams& params) {

@@ -213,7 +213,8 @@ std::vector<RunParam> make_schema() {
              "multistep (second order from the last two predictions, same calls) or euler",
              [](RunParams& p) -> auto& { return p.sampler.integrator; }),
       integer("steps", 0, 1e6,
-              "Sampling steps (network calls per sequence); 0 = auto: 10, or 16 when guided",
+              "Sampling steps (network calls per sequence); 0 = auto: 10, guided: as measured for the "
+              "first guide (gsflow objectives list), else 100",
               [](RunParams& p) -> auto& { return p.sampler.steps; }),
       absent_means("uniform",
                    choice("time_grid", engine::kTimeGridNames,
@@ -260,6 +261,11 @@ std::vector<RunParam> make_schema() {
                              "stgflow (gradient drift on the state) or svdd (keep the best of M "
                              "candidates from the model's own transition; no gradients needed)",
                              [](RunParams& p) -> auto& { return p.guidance.method; }))),
+      guided(absent_means(
+          "1", integer("guide_substeps", 1, 64,
+                       "STGFlow: the drift is taken this many times per step, each from the moved "
+                       "state, sharing the step's one network call",
+                       [](RunParams& p) -> auto& { return p.sampler.guide_substeps; }))),
       guided(choice("guide_from", kGuideFromNames,
                     "Draw them from the state (state) or the model's prediction (prediction)",
                     [](RunParams& p) -> auto& { return p.guidance.from; })),

@@ -69,6 +69,9 @@ struct SamplerOptions {
   std::size_t batch = 1024;  // sequences per denoiser call
   std::uint64_t seed = 0;    // all randomness is keyed by (seed, sequence, step)
   int frames_every = 0;      // emit a trajectory frame every n-th step (0 = none)
+  // GSFM with a Guide: the guide's drift is taken this many times per step, each time from the
+  // moved state, all sharing the step's one prediction (1 = once per step). 1..64.
+  int guide_substeps = 1;
 };
 
 // A snapshot of one batch during sampling, for trajectory views. Row-major [sequences * L, K].

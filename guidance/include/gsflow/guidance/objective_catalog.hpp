@@ -21,6 +21,10 @@ struct ObjectiveEntry {
   // "Guidance methods", with the default naturalness term); none where nothing was measured.
   std::optional<double> suggested_gamma;
   std::string gamma_note;  // where the suggestion comes from, or why there is none
+  // Sampling steps at which guiding the bundled model by it was measured to keep its quality
+  // (docs/notes/2026-12-06-fewer-steps.md): a guided run's default when it is the first guide;
+  // none: pipeline::kDefaultGuidedSteps.
+  std::optional<int> guided_steps{};
 };
 
 // Every objective family, DNA first, in the order `gsflow objectives list` shows them.
