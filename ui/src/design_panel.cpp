@@ -166,7 +166,7 @@ DesignPanel::DesignPanel(QWidget* parent) : QWidget(parent) {
   length_->setSpecialValueText(tr("model's"));
   number_ = spin(this, "n", defaults);
   steps_ = spin(this, "steps", defaults);
-  steps_->setSpecialValueText(tr("auto (10, guided 16)"));
+  steps_->setSpecialValueText(tr("auto"));
   method_ = new QComboBox(this);
   method_->setObjectName(QStringLiteral("method"));
   method_->addItem(tr("the model's"), QString());
@@ -211,9 +211,10 @@ DesignPanel::DesignPanel(QWidget* parent) : QWidget(parent) {
   objectives_->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
   objectives_->verticalHeader()->hide();
   objectives_->setMinimumHeight(90);
-  objectives_->setToolTip(tr("STGFlow objectives: a bundled classifier (promoter, amp), a "
-                             "property (gc:0.6, gravy, charge:2, motif, tata) or "
-                             "classifier:FILE.json"));
+  objectives_->setToolTip(
+      tr("STGFlow objectives: a bundled classifier (promoter, amp) or one "
+         "of yours by name (Models tab), a property (gc:0.6, gravy, "
+         "charge:2, motif, tata) or classifier:FILE.json"));
   auto* add = new QPushButton(tr("Add"), this);
   auto* remove = new QPushButton(tr("Remove"), this);
   auto* objectiveButtons = new QHBoxLayout;
@@ -680,6 +681,25 @@ void DesignPanel::updateObjectiveNames() {
 }
 
 void DesignPanel::setModel(const QString& model) { model_->setCurrentText(model); }
+
+void DesignPanel::refreshModels() {
+  const QString current = model_->currentText();
+  {
+    const QSignalBlocker block(model_);
+    model_->clear();
+    for (const auto& name : models::bundled_models()) model_->addItem(QString::fromStdString(name));
+    model_->setCurrentText(current);
+  }
+  updateObjectiveNames();
+  for (int row = 0; row < objectives_->rowCount(); ++row) {
+    auto* name = qobject_cast<QComboBox*>(objectives_->cellWidget(row, 0));
+    if (!name) continue;
+    const QString objective = name->currentText();
+    name->clear();
+    name->addItems(objectiveNames_);
+    name->setCurrentText(objective);
+  }
+}
 
 QString DesignPanel::model() const { return model_->currentText().trimmed(); }
 

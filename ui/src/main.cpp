@@ -48,8 +48,8 @@ int main(int argc, char** argv) {
   parser.addOption(db);
   const QCommandLineOption reopen("reopen", "Show the stored run <run> (name or id).", "run");
   parser.addOption(reopen);
-  const QCommandLineOption tab("tab", "Open tab <name>: trajectory, results, compare or history.",
-                               "name");
+  const QCommandLineOption tab(
+      "tab", "Open tab <name>: trajectory, results, compare, history or models.", "name");
   parser.addOption(tab);
   parser.process(app);
 
@@ -58,7 +58,7 @@ int main(int argc, char** argv) {
   bool reopened = true;
   if (parser.isSet(reopen)) reopened = window.reopenRun(parser.value(reopen));
   if (parser.isSet(tab)) {
-    const QStringList tabs = {"trajectory", "results", "compare", "history"};
+    const QStringList tabs = {"trajectory", "results", "compare", "history", "models"};
     const int index = tabs.indexOf(parser.value(tab).toLower());
     if (index < 0) {
       std::fprintf(stderr, "gsflow-studio: --tab %s: expected one of %s\n",

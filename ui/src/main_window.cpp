@@ -28,6 +28,7 @@
 #include "gsflow/ui/design_panel.hpp"
 #include "gsflow/ui/history_view.hpp"
 #include "gsflow/ui/models/results_model.hpp"
+#include "gsflow/ui/models_view.hpp"
 #include "gsflow/ui/plots/comparison_charts.hpp"
 #include "gsflow/ui/plots/heatmap_view.hpp"
 #include "gsflow/ui/plots/line_chart.hpp"
@@ -50,6 +51,7 @@ MainWindow::MainWindow(const QString& database, QWidget* parent)
   results_ = new ResultsView(this);
   compare_ = new CompareView(this);
   history_ = new HistoryView(this);
+  models_ = new ModelsView(this);
   compare_->setLoader([this](std::int64_t id) { return readStore(database_).sequences(id); });
 
   tabs_ = new QTabWidget(this);
@@ -57,6 +59,7 @@ MainWindow::MainWindow(const QString& database, QWidget* parent)
   tabs_->addTab(results_, tr("&Results"));
   tabs_->addTab(compare_, tr("C&ompare"));
   tabs_->addTab(history_, tr("&History"));
+  tabs_->addTab(models_, tr("&Models"));
 
   auto* designScroll = new QScrollArea(this);
   designScroll->setWidget(design_);
@@ -143,6 +146,9 @@ MainWindow::MainWindow(const QString& database, QWidget* parent)
           qOverload<std::int64_t>(&MainWindow::reopenRun));
   connect(history_, &HistoryView::rerunRequested, this, &MainWindow::rerunRun);
   connect(history_, &HistoryView::deleteRequested, this, [this](std::int64_t id) { deleteRun(id, true); });
+  // A model trained or deleted in the Models view is offered (or no longer) in the form at once.
+  connect(models_, &ModelsView::modelsChanged, design_, &DesignPanel::refreshModels);
+  connect(models_, &ModelsView::errorShown, this, &MainWindow::errorShown);
 
   resize(1400, 900);  // first start; later the saved geometry
   restoreSettings();
@@ -322,6 +328,13 @@ void MainWindow::restoreSettings() {
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
+  if (models_->isTraining() &&
+      QMessageBox::question(this, tr("A training is in progress"),
+                            tr("Stop the training and quit? Nothing of it is written.")) !=
+          QMessageBox::Yes) {
+    event->ignore();
+    return;
+  }
   if (controller_->isRunning()) {
     const auto answer = QMessageBox::question(
         this, tr("A run is in progress"),

@@ -37,6 +37,12 @@ class DesignPanel : public QWidget {
 
   void setModel(const QString& model);
   QString model() const;
+  // Lists the models and the objectives found by name again (after a model was trained or
+  // deleted), keeping what the fields hold.
+  void refreshModels();
+  // The objective names offered for the model's alphabet (properties, bundled and user
+  // classifiers).
+  QStringList objectiveChoices() const { return objectiveNames_; }
   void setRunName(const QString& name);
   // Adds a guidance row "objective" with `weight`.
   void addObjective(const QString& objective, double weight = 1.0);
@@ -68,6 +74,7 @@ class DesignPanel : public QWidget {
   static QString fieldMessage(const QString& message);
 
   // Named children for tests and shortcuts.
+  QComboBox* modelBox() const { return model_; }
   QSpinBox* numberBox() const { return number_; }
   QSpinBox* stepsBox() const { return steps_; }
   QSpinBox* lengthBox() const { return length_; }

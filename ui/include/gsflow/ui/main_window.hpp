@@ -1,6 +1,7 @@
-// gsflow-studio's main window: the design form on the left; the trajectory, results, comparison
-// and history views in tabs; Run / Cancel / Export actions with shortcuts; a progress bar. Runs go
-// through a RunController (worker thread) into the same SQLite store as the `gsflow` command line.
+// gsflow-studio's main window: the design form on the left; the trajectory, results, comparison,
+// history and models views in tabs; Run / Cancel / Export actions with shortcuts; a progress bar.
+// Runs go through a RunController (worker thread) into the same SQLite store as the `gsflow`
+// command line.
 #pragma once
 
 #include <QMainWindow>
@@ -19,6 +20,7 @@ namespace gsflow::ui {
 class CompareView;
 class DesignPanel;
 class HistoryView;
+class ModelsView;
 class PlotWidget;
 class ResultsView;
 class RunController;
@@ -77,6 +79,7 @@ class MainWindow : public QMainWindow {
   ResultsView* resultsView() const { return results_; }
   CompareView* compareView() const { return compare_; }
   HistoryView* historyView() const { return history_; }
+  ModelsView* modelsView() const { return models_; }
   QTabWidget* tabs() const { return tabs_; }
   RunController* controller() const { return controller_; }
   QProgressBar* progressBar() const { return progress_; }
@@ -130,6 +133,7 @@ class MainWindow : public QMainWindow {
   ResultsView* results_;
   CompareView* compare_;
   HistoryView* history_;
+  ModelsView* models_;
   QTabWidget* tabs_;
   RunController* controller_;
   QProgressBar* progress_;
