@@ -25,6 +25,7 @@
 #include "gsflow/ui/plots/heatmap_view.hpp"
 #include "gsflow/ui/results_view.hpp"
 #include "gsflow/ui/trajectory_view.hpp"
+#include "studio_test_util.hpp"
 
 using namespace gsflow;
 using gsflow::ui::MainWindow;
@@ -35,30 +36,7 @@ constexpr int kLength = 256;        // dna-promoter's length
 constexpr int kMotifAt = 256 - 30;  // -30 (1-based from the 3' end) as a 0-based index
 const std::string kMotif = "TATAAAAG";
 
-// A small unguided run set up through the form's widgets, design fields cleared.
-void design(MainWindow& w, int n, int steps, const QString& seed) {
-  auto* d = w.designPanel();
-  d->setModel(QStringLiteral("dna-promoter"));
-  d->numberBox()->setValue(n);
-  d->stepsBox()->setValue(steps);
-  d->batchBox()->setValue(n);
-  d->framesBox()->setValue(5);
-  d->seedEdit()->setText(seed);
-  d->clearObjectives();
-  d->setRunName(QString());
-  d->templateEdit()->clear();
-  d->fixEdit()->clear();
-  d->startEdit()->clear();
-  d->avoidEdit()->clear();
-  d->maxRunBox()->setValue(0);
-  d->omitEdit()->clear();
-}
 
-QString waitForEnd(MainWindow& w, int seconds = 120) {
-  QSignalSpy ended(&w, &MainWindow::runEnded);
-  if (!ended.wait(seconds * 1000)) return QStringLiteral("(timed out)");
-  return ended.front().front().toString();
-}
 
 std::size_t longestRun(const std::string& s) {
   std::size_t best = 0, run = 0;
@@ -153,14 +131,14 @@ class DesignStudioTest : public QObject {
   // --fix -30=TATAAAAG --avoid EcoRI --max-run 6, set up in the form.
   void fixedMotifRunKeepsTheMotif() {
     auto w = window();
-    design(*w, 4, 20, QStringLiteral("5"));
+    ui::testing::designUnguided(*w, 4, 20, 5, QStringLiteral("5"));
     auto* d = w->designPanel();
     d->setDesignExpanded(true);
     d->fixEdit()->setText(QStringLiteral("-30=TATAAAAG"));
     d->avoidEdit()->setText(QStringLiteral("EcoRI"));
     d->maxRunBox()->setValue(6);
     QVERIFY(w->startRun());
-    QCOMPARE(waitForEnd(*w), QStringLiteral("completed"));
+    QCOMPARE(ui::testing::waitForEnd(*w, 120), QStringLiteral("completed"));
     motifRun_ = w->currentRunId();
 
     // The sequences: motif at its place, no EcoRI site (GAATTC is its own reverse complement),
@@ -253,7 +231,7 @@ class DesignStudioTest : public QObject {
     w->designPanel()->batchBox()->setValue(2);
     w->designPanel()->seedEdit()->setText(QStringLiteral("77"));
     QVERIFY(w->startRun());
-    QCOMPARE(waitForEnd(*w), QStringLiteral("completed"));
+    QCOMPARE(ui::testing::waitForEnd(*w, 120), QStringLiteral("completed"));
     const storage::RunStore store(db_.toStdString(), {.read_only = true});
     const auto made = store.sequences(w->currentRunId());
     QCOMPARE(made.size(), std::size_t{2});
@@ -270,7 +248,7 @@ class DesignStudioTest : public QObject {
   // model cannot make: the run fails with a dialog naming the template too.
   void badTemplateNamesTheField() {
     auto w = window();
-    design(*w, 2, 5, QStringLiteral("1"));
+    ui::testing::designUnguided(*w, 2, 5, 5, QStringLiteral("1"));
     QSignalSpy errors(w.get(), &MainWindow::errorShown);
     QString tmpl(kLength, QLatin1Char('N'));
     tmpl[7] = QLatin1Char('Z');
@@ -282,7 +260,7 @@ class DesignStudioTest : public QObject {
              qPrintable(message));
     w->designPanel()->templateEdit()->setPlainText(QString(100, QLatin1Char('N')));
     QVERIFY(w->startRun());
-    QCOMPARE(waitForEnd(*w), QStringLiteral("failed"));
+    QCOMPARE(ui::testing::waitForEnd(*w, 120), QStringLiteral("failed"));
     QCOMPARE(errors.size(), 2);
     message = errors.back().front().toString();
     QVERIFY2(message.contains(QStringLiteral("Template (--template): 100 letters")),
@@ -293,7 +271,7 @@ class DesignStudioTest : public QObject {
   void designFieldsSurviveARestart() {
     {
       auto w = window();
-      design(*w, 2, 5, QStringLiteral("1"));
+      ui::testing::designUnguided(*w, 2, 5, 5, QStringLiteral("1"));
       auto* d = w->designPanel();
       d->setDesignExpanded(false);
       d->templateEdit()->setPlainText(QStringLiteral("NNNNACGTNNNN"));

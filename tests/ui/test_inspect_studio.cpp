@@ -44,6 +44,7 @@
 #include "gsflow/ui/results_view.hpp"
 #include "gsflow/ui/sequence_text.hpp"
 #include "gsflow/ui/trajectory_view.hpp"
+#include "studio_test_util.hpp"
 
 using namespace gsflow;
 using gsflow::ui::MainWindow;
@@ -53,31 +54,7 @@ namespace {
 constexpr int kLength = 256;        // dna-promoter's length
 constexpr int kMotifAt = 256 - 30;  // --fix -30=TATAAAAG as a 0-based index
 
-// A small unguided run set up through the form's widgets, design fields cleared.
-void design(MainWindow& w, int n, int steps, const QString& seed) {
-  auto* d = w.designPanel();
-  d->setModel(QStringLiteral("dna-promoter"));
-  d->numberBox()->setValue(n);
-  d->stepsBox()->setValue(steps);
-  d->batchBox()->setValue(n);
-  d->framesBox()->setValue(1);
-  d->seedEdit()->setText(seed);
-  d->clearObjectives();
-  d->gammaBox()->setValue(0.0);
-  d->setRunName(QString());
-  d->templateEdit()->clear();
-  d->fixEdit()->clear();
-  d->startEdit()->clear();
-  d->avoidEdit()->clear();
-  d->maxRunBox()->setValue(0);
-  d->omitEdit()->clear();
-}
 
-QString waitForEnd(MainWindow& w, int seconds = 120) {
-  QSignalSpy ended(&w, &MainWindow::runEnded);
-  if (!ended.wait(seconds * 1000)) return QStringLiteral("(timed out)");
-  return ended.front().front().toString();
-}
 
 // What the user sees when the pointer rests on `point` of `widget`: Qt's tooltip event, as the
 // application sends it after the hover delay.
@@ -158,12 +135,7 @@ class InspectStudioTest : public QObject {
   QString db_, shots_;
   std::int64_t plainRun_ = 0, editedRun_ = 0;
 
-  std::unique_ptr<MainWindow> window() {
-    auto w = std::make_unique<MainWindow>(db_);
-    w->resize(1400, 900);
-    w->show();
-    return w;
-  }
+  std::unique_ptr<MainWindow> window() { return ui::testing::openWindow(db_); }
 
   // The trajectory tab on screen, its heatmap painted (the mouse maps through what it painted).
   static ui::HeatmapView* shownHeatmap(MainWindow& w) {
@@ -190,18 +162,18 @@ class InspectStudioTest : public QObject {
     // Two runs: a plain one, then one started from the plain run's first sequence with a fixed
     // TATA box (so it has fixed and edited positions).
     auto w = window();
-    design(*w, 16, 10, QStringLiteral("3"));
+    ui::testing::designUnguided(*w, 16, 10, 1, QStringLiteral("3"));
     QVERIFY(w->startRun());
-    QCOMPARE(waitForEnd(*w), QStringLiteral("completed"));
+    QCOMPARE(ui::testing::waitForEnd(*w, 120), QStringLiteral("completed"));
     plainRun_ = w->currentRunId();
     const std::string start = w->resultsView()->model()->sequences().at(0).text;
-    design(*w, 4, 10, QStringLiteral("4"));
+    ui::testing::designUnguided(*w, 4, 10, 1, QStringLiteral("4"));
     w->designPanel()->setDesignExpanded(true);
     w->designPanel()->fixEdit()->setText(QStringLiteral("-30=TATAAAAG"));
     w->designPanel()->startEdit()->setPlainText(QStringLiteral(">s1\n") +
                                                 QString::fromStdString(start));
     QVERIFY(w->startRun());
-    QCOMPARE(waitForEnd(*w), QStringLiteral("completed"));
+    QCOMPARE(ui::testing::waitForEnd(*w, 120), QStringLiteral("completed"));
     editedRun_ = w->currentRunId();
   }
 

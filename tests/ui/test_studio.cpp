@@ -45,6 +45,7 @@
 #include "gsflow/ui/results_view.hpp"
 #include "gsflow/ui/run_controller.hpp"
 #include "gsflow/ui/trajectory_view.hpp"
+#include "studio_test_util.hpp"
 
 using namespace gsflow;
 using gsflow::ui::MainWindow;
@@ -85,11 +86,6 @@ struct Watchdog {
   }
 };
 
-QString waitForEnd(MainWindow& w, int seconds = 180) {
-  QSignalSpy ended(&w, &MainWindow::runEnded);
-  if (!ended.wait(seconds * 1000)) return QStringLiteral("(timed out)");
-  return ended.front().front().toString();
-}
 
 std::string readFile(const QString& path) {
   std::ifstream in(path.toStdString());
@@ -108,12 +104,7 @@ class StudioTest : public QObject {
   QString db_, shots_;
   std::int64_t firstRun_ = 0, cancelledRun_ = 0;
 
-  std::unique_ptr<MainWindow> window() {
-    auto w = std::make_unique<MainWindow>(db_);
-    w->resize(1400, 900);
-    w->show();
-    return w;
-  }
+  std::unique_ptr<MainWindow> window() { return ui::testing::openWindow(db_); }
 
   // `widget` as drawn, with the tooltip shown over it (a window of its own, which grab() leaves
   // out) painted where it is on screen.
@@ -165,7 +156,7 @@ class StudioTest : public QObject {
     });
     QTest::keyClick(w.get(), Qt::Key_R, Qt::ControlModifier);  // the Run shortcut
     QVERIFY(w->isRunning());
-    QCOMPARE(waitForEnd(*w), QStringLiteral("completed"));
+    QCOMPARE(ui::testing::waitForEnd(*w, 180), QStringLiteral("completed"));
     watchdog.timer.stop();
     qInfo("UI thread: longest gap between 5 ms timer ticks during the run: %lld ms",
           watchdog.worst);
@@ -291,7 +282,7 @@ class StudioTest : public QObject {
     QVERIFY(w->startRun());
     QVERIFY(batches.wait(120000));
     w->cancelAction()->trigger();
-    QCOMPARE(waitForEnd(*w), QStringLiteral("interrupted"));
+    QCOMPARE(ui::testing::waitForEnd(*w, 180), QStringLiteral("interrupted"));
     const storage::RunStore store(db_.toStdString(), {.read_only = true});
     const auto run = store.run(w->currentRunId());
     cancelledRun_ = run.id;
@@ -307,7 +298,7 @@ class StudioTest : public QObject {
     QVERIFY(firstRun_ > 0);
     auto w = window();
     QVERIFY(w->rerunRun(firstRun_));
-    QCOMPARE(waitForEnd(*w), QStringLiteral("completed"));
+    QCOMPARE(ui::testing::waitForEnd(*w, 180), QStringLiteral("completed"));
     const storage::RunStore store(db_.toStdString(), {.read_only = true});
     const auto again = store.sequences(w->currentRunId());
     const auto original = store.sequences(firstRun_);
@@ -459,20 +450,20 @@ class StudioTest : public QObject {
     design(*w, 4, 5, 4, 0, QStringLiteral("3"));
     w->designPanel()->setModel(model);
     QVERIFY(w->startRun());
-    QCOMPARE(waitForEnd(*w), QStringLiteral("completed"));
+    QCOMPARE(ui::testing::waitForEnd(*w, 180), QStringLiteral("completed"));
     const auto id = w->currentRunId();
     QCOMPARE(runCount(), std::size_t{1});
     QVERIFY(copy("dna-promoter-linear"));
     QSignalSpy errors(w.get(), &MainWindow::errorShown);
     QVERIFY(w->rerunRun(id));  // the worker finds out
-    QCOMPARE(waitForEnd(*w), QStringLiteral("failed"));
+    QCOMPARE(ui::testing::waitForEnd(*w, 180), QStringLiteral("failed"));
     QCOMPARE(errors.size(), 1);
     const QString message = errors.back().front().toString();
     QVERIFY2(message.contains(QStringLiteral("but the run was made with hash")), qPrintable(message));
     QCOMPARE(runCount(), std::size_t{1});
     QVERIFY(copy("dna-promoter"));
     QVERIFY(w->rerunRun(id));
-    QCOMPARE(waitForEnd(*w), QStringLiteral("completed"));
+    QCOMPARE(ui::testing::waitForEnd(*w, 180), QStringLiteral("completed"));
     const storage::RunStore store(db.toStdString(), {.read_only = true});
     const auto again = store.sequences(w->currentRunId()), original = store.sequences(id);
     QCOMPARE(again.size(), std::size_t{4});
@@ -493,13 +484,13 @@ class StudioTest : public QObject {
     design(*w, 4, 5, 4, 0, QStringLiteral("1"));
     w->designPanel()->setModel(QStringLiteral("no-such-model"));
     QVERIFY(w->startRun());  // the worker finds out
-    QCOMPARE(waitForEnd(*w), QStringLiteral("failed"));
+    QCOMPARE(ui::testing::waitForEnd(*w, 180), QStringLiteral("failed"));
     QCOMPARE(errors.size(), 2);
     QVERIFY(errors.back().front().toString().contains(QStringLiteral("no-such-model")));
     w->designPanel()->setModel(QStringLiteral("dna-promoter"));
     w->designPanel()->addObjective(QStringLiteral("amp"));  // a peptide classifier on DNA
     QVERIFY(w->startRun());
-    QCOMPARE(waitForEnd(*w), QStringLiteral("failed"));
+    QCOMPARE(ui::testing::waitForEnd(*w, 180), QStringLiteral("failed"));
     QCOMPARE(errors.size(), 3);
     QVERIFY(errors.back().front().toString().contains(QStringLiteral("amp")));
     QVERIFY(!w->exportSequences(dir_.filePath("x.txt")).isEmpty());  // nothing shown yet
