@@ -5,6 +5,7 @@
 // the protein-likeness figures (best local alignment against the training set, parasail).
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <iostream>
@@ -26,6 +27,9 @@
 namespace gsflow::app {
 
 namespace {
+
+// Steps of the Linear FM baseline at least (see run_eval).
+constexpr int kLinearBaselineSteps = 100;
 
 struct EvalCommandCli {
   std::string model = "dna-promoter", split = "validation", data, dataset, linear, sequences;
@@ -164,8 +168,13 @@ void run_eval(const EvalCommandCli& cli) {
     }
     if (!linear_file.empty()) {
       const auto linear = models::Model::load(linear_file);
-      std::cerr << "eval: Linear FM baseline " << linear_file << "\n";
-      auto linear_set = generate_set(eval_params(linear_file, linear, cli), linear);
+      // The baseline at the steps it needs, not the model's: Linear FM's Euler step is first
+      // order and loses quality below ~100 steps, where GSFM's multistep default takes 10.
+      auto linear_params = eval_params(linear_file, linear, cli);
+      linear_params.sampler.steps = std::max(linear_params.sampler.steps, kLinearBaselineSteps);
+      std::cerr << "eval: Linear FM baseline " << linear_file << " ("
+                << linear_params.sampler.steps << " steps)\n";
+      auto linear_set = generate_set(linear_params, linear);
       baselines["linear_fm"] = engine::evaluate_set(linear_set, reference, training, k, kmax);
       baseline_sets["linear_fm"] = std::move(linear_set);
     }
