@@ -381,7 +381,6 @@ class BatchRun {
   void guided_substeps(int step, double t0, double t1, int subs) {
     const double a0 = path_.signal(t0), delta = path_.step(t0, t1);
     const bool extrapolate = opt_.integrator == Integrator::multistep && !prev_xhat_.empty();
-    pushed_.resize(rows_ * k_);
     for (int j = 0; j < subs; ++j) {
       const double s0 = t0 + (t1 - t0) * j / subs;
       const double s1 = j + 1 == subs ? t1 : t0 + (t1 - t0) * (j + 1) / subs;
@@ -393,14 +392,8 @@ class BatchRun {
                                         (0.5 * (path_.signal(s0) + path_.signal(s1)) - a0) /
                                         prev_delta_)
                                   : 0.0f;
-      const float ratio = guided ? static_cast<float>((s1 - s0) / da) : 0.0f;
-      for (std::size_t i = 0; i < rows_ * k_; ++i) {
-        float v = xhat_[i];
-        if (extrapolate) v += c * (xhat_[i] - prev_xhat_[i]);
-        if (guided) v += ratio * drift_[i];
-        pushed_[i] = v;
-      }
-      kernels_.flow_step(crows_of(x_), crows_of(pushed_), rows_of(x_), static_cast<float>(da));
+      const auto& rows = pushed(extrapolate ? c : 0.0f, guided ? (s1 - s0) / da : 0.0);
+      kernels_.flow_step(crows_of(x_), crows_of(rows), rows_of(x_), static_cast<float>(da));
       if (j + 1 < subs) hold_fixed(s1, step + 1);
     }
     if (opt_.integrator == Integrator::multistep) remember_prediction(delta);
@@ -411,26 +404,13 @@ class BatchRun {
   void flow(double t0, double t1, bool guided) {
     if (opt_.integrator != Integrator::euler) {
       const double delta = path_.step(t0, t1);
-      // The second-order term: x_hat's slope in A from the previous step, integrated exactly.
-      const bool multistep = opt_.integrator == Integrator::multistep;
-      const bool extrapolate = multistep && !prev_xhat_.empty();
-      if (!guided && !extrapolate) {
-        if (multistep) remember_prediction(delta);
-        kernels_.flow_step(crows_of(x_), crows_of(xhat_), rows_of(x_), static_cast<float>(delta));
-        return;
-      }
+      // The second-order term: x_hat's slope in A from the previous step, integrated exactly;
       // softmax(log x + delta x_hat + h g) = softmax(log x + delta (x_hat + (h / delta) g)).
-      const float ratio = guided ? static_cast<float>((t1 - t0) / delta) : 0.0f;
-      const float slope = extrapolate ? static_cast<float>(delta / (2.0 * prev_delta_)) : 0.0f;
-      pushed_.resize(rows_ * k_);
-      for (std::size_t i = 0; i < rows_ * k_; ++i) {
-        float v = xhat_[i];
-        if (extrapolate) v += slope * (xhat_[i] - prev_xhat_[i]);
-        if (guided) v += ratio * drift_[i];
-        pushed_[i] = v;
-      }
-      if (multistep) remember_prediction(delta);
-      kernels_.flow_step(crows_of(x_), crows_of(pushed_), rows_of(x_), static_cast<float>(delta));
+      const bool extrapolate = opt_.integrator == Integrator::multistep && !prev_xhat_.empty();
+      const auto& rows = pushed(extrapolate ? static_cast<float>(delta / (2.0 * prev_delta_)) : 0.0f,
+                                guided ? (t1 - t0) / delta : 0.0);
+      if (opt_.integrator == Integrator::multistep) remember_prediction(delta);
+      kernels_.flow_step(crows_of(x_), crows_of(rows), rows_of(x_), static_cast<float>(delta));
       return;
     }
     const double h = (t1 - t0) * path_.signal_rate(t0);
@@ -448,6 +428,21 @@ class BatchRun {
       for (std::size_t c = 0; c < k_; ++c) x[c] = static_cast<float>(x[c] / sum);
     }
     if (guided) apply_drift(t1 - t0);
+  }
+
+  // What the exponential step integrates: x_hat, plus slope (x_hat - x_hat_{n-1}) (multistep;
+  // 0 = none), plus ratio * drift (guided; 0 = none). x_hat itself when both are 0.
+  const std::vector<float>& pushed(float slope, double ratio) {
+    if (slope == 0.0f && ratio == 0.0) return xhat_;
+    const float r = static_cast<float>(ratio);
+    pushed_.resize(rows_ * k_);
+    for (std::size_t i = 0; i < rows_ * k_; ++i) {
+      float v = xhat_[i];
+      if (slope != 0.0f) v += slope * (xhat_[i] - prev_xhat_[i]);
+      if (ratio != 0.0) v += r * drift_[i];
+      pushed_[i] = v;
+    }
+    return pushed_;
   }
 
   void remember_prediction(double delta) {
@@ -479,13 +474,9 @@ class BatchRun {
     condition_prediction();
     const float delta = static_cast<float>(path_.step(t0, t1));
     const bool guided = guide(step, t0, t1);
-    if (opt_.integrator == Integrator::multistep && !prev_xhat_.empty()) {
-      const float slope = static_cast<float>(delta / (2.0 * prev_delta_));
-      for (std::size_t i = 0; i < rows_ * k_; ++i)
-        y_[i] += delta * (xhat_[i] + slope * (xhat_[i] - prev_xhat_[i]));
-    } else {
-      for (std::size_t i = 0; i < rows_ * k_; ++i) y_[i] += delta * xhat_[i];
-    }
+    const bool extrapolate = opt_.integrator == Integrator::multistep && !prev_xhat_.empty();
+    const auto& rows = pushed(extrapolate ? static_cast<float>(delta / (2.0 * prev_delta_)) : 0.0f, 0.0);
+    for (std::size_t i = 0; i < rows_ * k_; ++i) y_[i] += delta * rows[i];
     if (opt_.integrator == Integrator::multistep) remember_prediction(delta);
     if (guided) {
       const float h = static_cast<float>(t1 - t0);
