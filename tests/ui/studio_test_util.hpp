@@ -2,11 +2,15 @@
 // a small unguided run, and waiting for a run to end.
 #pragma once
 
+#include <QCoreApplication>
+#include <QDir>
 #include <QDoubleSpinBox>
 #include <QLineEdit>
 #include <QPlainTextEdit>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
+#include <QTemporaryDir>
 #include <QString>
 #include <memory>
 
@@ -14,6 +18,18 @@
 #include "gsflow/ui/main_window.hpp"
 
 namespace gsflow::ui::testing {
+
+// Keeps the test's settings in `dir` (never the user's), names the application `app`, and returns
+// the screenshot folder ($GSFLOW_SCREENSHOT_DIR, else ./screenshots), created; "" if it cannot be.
+inline QString isolateStudio(const QTemporaryDir& dir, const QString& app) {
+  QSettings::setDefaultFormat(QSettings::IniFormat);
+  QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, dir.filePath("settings"));
+  QCoreApplication::setOrganizationName(QStringLiteral("gsflow-tests"));
+  QCoreApplication::setApplicationName(app);
+  const QString shots = qEnvironmentVariable("GSFLOW_SCREENSHOT_DIR",
+                                             QDir::current().filePath(QStringLiteral("screenshots")));
+  return QDir().mkpath(shots) ? shots : QString();
+}
 
 // A shown main window on the store `db`, at the size the screenshots use.
 inline std::unique_ptr<MainWindow> openWindow(const QString& db) {

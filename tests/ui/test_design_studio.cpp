@@ -119,13 +119,9 @@ class DesignStudioTest : public QObject {
   void initTestCase() {
     QVERIFY(dir_.isValid());
     db_ = dir_.filePath(QStringLiteral("runs.sqlite"));
-    QSettings::setDefaultFormat(QSettings::IniFormat);
-    QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, dir_.filePath("settings"));
-    QCoreApplication::setOrganizationName(QStringLiteral("gsflow-tests"));
-    QCoreApplication::setApplicationName(QStringLiteral("gsflow-studio-design-tests"));
-    shots_ = qEnvironmentVariable("GSFLOW_SCREENSHOT_DIR",
-                                  QDir::current().filePath(QStringLiteral("screenshots")));
-    QVERIFY(QDir().mkpath(shots_));
+    // Settings go to the temporary folder, never the user's.
+    shots_ = ui::testing::isolateStudio(dir_, QStringLiteral("gsflow-studio-design-tests"));
+    QVERIFY(!shots_.isEmpty());
   }
 
   // --fix -30=TATAAAAG --avoid EcoRI --max-run 6, set up in the form.

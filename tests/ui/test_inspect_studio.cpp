@@ -151,13 +151,9 @@ class InspectStudioTest : public QObject {
   void initTestCase() {
     QVERIFY(dir_.isValid());
     db_ = dir_.filePath(QStringLiteral("runs.sqlite"));
-    QSettings::setDefaultFormat(QSettings::IniFormat);
-    QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, dir_.filePath("settings"));
-    QCoreApplication::setOrganizationName(QStringLiteral("gsflow-tests"));
-    QCoreApplication::setApplicationName(QStringLiteral("gsflow-studio-inspect-tests"));
-    shots_ = qEnvironmentVariable("GSFLOW_SCREENSHOT_DIR",
-                                  QDir::current().filePath(QStringLiteral("screenshots")));
-    QVERIFY(QDir().mkpath(shots_));
+    // Settings go to the temporary folder, never the user's.
+    shots_ = ui::testing::isolateStudio(dir_, QStringLiteral("gsflow-studio-inspect-tests"));
+    QVERIFY(!shots_.isEmpty());
 
     // Two runs: a plain one, then one started from the plain run's first sequence with a fixed
     // TATA box (so it has fixed and edited positions).

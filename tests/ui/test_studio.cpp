@@ -126,13 +126,8 @@ class StudioTest : public QObject {
     QVERIFY(dir_.isValid());
     db_ = dir_.filePath(QStringLiteral("runs.sqlite"));
     // Settings go to the temporary folder, never the user's.
-    QSettings::setDefaultFormat(QSettings::IniFormat);
-    QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, dir_.filePath("settings"));
-    QCoreApplication::setOrganizationName(QStringLiteral("gsflow-tests"));
-    QCoreApplication::setApplicationName(QStringLiteral("gsflow-studio-tests"));
-    shots_ = qEnvironmentVariable("GSFLOW_SCREENSHOT_DIR",
-                                  QDir::current().filePath(QStringLiteral("screenshots")));
-    QVERIFY(QDir().mkpath(shots_));
+    shots_ = ui::testing::isolateStudio(dir_, QStringLiteral("gsflow-studio-tests"));
+    QVERIFY(!shots_.isEmpty());
   }
 
   // The main test: a run set up through the widgets, watched live, stored and exported.
