@@ -6,8 +6,8 @@
 # Usage: bench_generate_cli.sh GSFLOW WORKDIR
 set -euo pipefail
 G=$1; W=$2
-rm -rf "$W"; mkdir -p "$W"; cd "$W"
-source "$(dirname "${BASH_SOURCE[0]}")/cli_lib.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/cli_lib.sh"  # fail, expect_rc, fresh_workdir
+fresh_workdir "$W"
 
 N=12
 "$G" bench generate --cases dna,peptide,guided --n $N --time-n 4 --repeats 1 --json \

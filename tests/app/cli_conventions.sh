@@ -8,11 +8,8 @@ set -euo pipefail
 G=$1
 W=$2
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-rm -rf "$W"
-mkdir -p "$W"
-cd "$W"
-export OMP_WAIT_POLICY=PASSIVE
-source "$HERE/cli_lib.sh"  # fail, expect_rc
+source "$HERE/cli_lib.sh"  # fail, expect_rc, fresh_workdir
+fresh_workdir "$W"
 expect_err() { grep -q -- "$1" err.txt || { cat err.txt >&2; fail "stderr lacks '$1'"; }; }
 
 # Short options (-m -n -s -o) and a guided run's headers.

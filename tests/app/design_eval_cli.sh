@@ -9,11 +9,8 @@ set -euo pipefail
 G=$1
 W=$2
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-rm -rf "$W"
-mkdir -p "$W"
-cd "$W"
-export OMP_WAIT_POLICY=PASSIVE
-source "$HERE/cli_lib.sh"  # fail, expect_rc
+source "$HERE/cli_lib.sh"  # fail, expect_rc, fresh_workdir
+fresh_workdir "$W"
 
 # --- eval-design, DNA: every variant, tiny ---------------------------------------------------------
 expect_rc 0 "$G" eval-design --model dna-promoter --n 24 --steps 8 --bootstrap 5 --json

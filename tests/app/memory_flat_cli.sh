@@ -5,8 +5,8 @@
 # Usage: memory_flat_cli.sh GSFLOW WORKDIR
 set -euo pipefail
 G=$1; W=$2
-rm -rf "$W"; mkdir -p "$W"; cd "$W"
-source "$(dirname "${BASH_SOURCE[0]}")/cli_lib.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/cli_lib.sh"  # fail, expect_rc, fresh_workdir
+fresh_workdir "$W"
 
 peak_kb() {  # peak_kb ARGS...: the child's peak resident memory (ru_maxrss, KiB)
   python3 -c '

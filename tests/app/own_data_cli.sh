@@ -8,13 +8,10 @@
 set -euo pipefail
 G=$1
 W=$2
-rm -rf "$W"
-mkdir -p "$W"
-cd "$W"
-export OMP_WAIT_POLICY=PASSIVE
+source "$(dirname "${BASH_SOURCE[0]}")/cli_lib.sh"  # fail, expect_rc, fresh_workdir
+fresh_workdir "$W"
 export GSFLOW_USER_MODELS=$W/user-models  # never the user's own folder
 unset GSFLOW_MODELS
-source "$(dirname "${BASH_SOURCE[0]}")/cli_lib.sh"  # fail, expect_rc
 
 expect_error() {  # expect_error TEXT COMMAND...: exit 2 with TEXT on stderr
   local text=$1; shift

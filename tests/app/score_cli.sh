@@ -8,11 +8,8 @@
 set -euo pipefail
 G=$1
 W=$2
-rm -rf "$W"
-mkdir -p "$W"
-cd "$W"
-export OMP_WAIT_POLICY=PASSIVE
-source "$(dirname "${BASH_SOURCE[0]}")/cli_lib.sh"  # fail, expect_rc
+source "$(dirname "${BASH_SOURCE[0]}")/cli_lib.sh"  # fail, expect_rc, fresh_workdir
+fresh_workdir "$W"
 
 DATA=${GSFLOW_DATA:-${GSFLOW_SOURCE_DIR:?GSFLOW_SOURCE_DIR or GSFLOW_DATA must be set}/data}
 DNA_TRAIN=$DATA/dna256/train.fasta
