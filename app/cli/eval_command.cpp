@@ -12,6 +12,7 @@
 #include <optional>
 
 #include "gsflow/evaluation/eval_report.hpp"
+#include "gsflow/evaluation/promoter_structure.hpp"
 #include "gsflow/evaluation/protein_likeness.hpp"
 #include "eval_options.hpp"
 #include "global_options.hpp"
@@ -179,12 +180,24 @@ void run_eval(const EvalCommandCli& cli) {
       baseline_sets["linear_fm"] = std::move(linear_set);
     }
   }
+  // DNA: TATA density on each strand in the core window against the rest, tandem-repeat share
+  // (issue 39), for the evaluated set, the split, the training set and the baselines.
+  std::optional<evaluation::PromoterStructureColumns> structure;
+  if (dna) {
+    structure.emplace();
+    structure->model = evaluation::promoter_structure(generated, structure->options);
+    structure->reference = evaluation::promoter_structure(reference, structure->options);
+    structure->training = evaluation::promoter_structure(training, structure->options);
+    for (const auto& [bname, set] : baseline_sets)
+      structure->baselines[bname] = evaluation::promoter_structure(set, structure->options);
+  }
+  const evaluation::PromoterStructureColumns* structure_ptr = structure ? &*structure : nullptr;
   // Local alignment with BLOSUM62 is a protein measure: DNA sets are not aligned.
   std::optional<evaluation::ProteinLikeness> likeness;
   if (!dna && !cli.no_alignment)
     likeness = protein_likeness(generated, baseline_sets, reference, training, alphabet, cli);
   if (cli.json) {
-    auto j = evaluation::eval_json(name, cli.split, metrics, floor, baselines);
+    auto j = evaluation::eval_json(name, cli.split, metrics, floor, baselines, structure_ptr);
     j["seed"] = cli.seed;
     if (likeness) {
       j["protein_likeness"] = evaluation::protein_likeness_json(*likeness);
@@ -206,7 +219,7 @@ void run_eval(const EvalCommandCli& cli) {
         !external              ? name
         : cli.sequences == "-" ? std::string("stdin")
                                : std::filesystem::path(cli.sequences).filename().string();
-    std::cout << evaluation::eval_table(title, cli.split, metrics, floor, baselines);
+    std::cout << evaluation::eval_table(title, cli.split, metrics, floor, baselines, structure_ptr);
     if (likeness) std::cout << "\n" << evaluation::protein_likeness_table(title, *likeness);
   }
 }

@@ -106,7 +106,8 @@ nlohmann::json set_metrics_json(const SetMetrics& m) {
 
 nlohmann::json eval_json(const std::string& model, const std::string& split,
                          const SetMetrics& metrics, const std::vector<double>& kmer_js_floor,
-                         const std::map<std::string, SetMetrics>& baselines) {
+                         const std::map<std::string, SetMetrics>& baselines,
+                         const PromoterStructureColumns* structure) {
   check_floor(metrics, kmer_js_floor);
   nlohmann::json j = set_metrics_json(metrics);
   j["model"] = model;
@@ -115,19 +116,35 @@ nlohmann::json eval_json(const std::string& model, const std::string& split,
   nlohmann::json base = nlohmann::json::object();
   for (const auto& [name, m] : baselines) base[name] = set_metrics_json(m);
   j["baselines"] = std::move(base);
+  if (structure && metrics.dna) {
+    nlohmann::json s = promoter_structure_json(structure->model);
+    s["window"] = {structure->options.window_begin, structure->options.window_end};
+    s["repeat_max_period"] = structure->options.repeat_max_period;
+    s["repeat_min_length"] = structure->options.repeat_min_length;
+    s["repeat_strict_copies"] = structure->options.repeat_strict_copies;
+    s["reference"] = promoter_structure_json(structure->reference);
+    s["training"] = promoter_structure_json(structure->training);
+    j["promoter_structure"] = std::move(s);
+    for (const auto& [name, p] : structure->baselines)
+      if (j["baselines"].contains(name))
+        j["baselines"][name]["promoter_structure"] = promoter_structure_json(p);
+  }
   return j;
 }
 
 std::string eval_table(const std::string& model, const std::string& split,
                        const SetMetrics& metrics, const std::vector<double>& kmer_js_floor,
-                       const std::map<std::string, SetMetrics>& baselines) {
+                       const std::map<std::string, SetMetrics>& baselines,
+                       const PromoterStructureColumns* structure) {
   check_floor(metrics, kmer_js_floor);
   // Columns: model, floor, split, training, then the baselines.
   std::vector<std::string> headers{model, "floor", split, "training"};
   std::vector<const SetMetrics*> sets{&metrics};
+  std::vector<std::string> baseline_names;
   for (const auto& [name, m] : baselines) {
     headers.push_back(name);
     sets.push_back(&m);
+    baseline_names.push_back(name);
   }
   const std::size_t columns = headers.size();
   std::vector<Row> rows;
@@ -185,6 +202,29 @@ std::string eval_table(const std::string& model, const std::string& split,
     add("TATA position L1", [](const SetMetrics& m) -> Cell {
       return m.dna ? Cell(m.tata_vs_reference.histogram_l1) : Cell();
     });
+    if (structure) {
+      // A row of one promoter-structure figure for every set `structure` holds.
+      auto add_structure = [&](std::string label, auto get) {
+        Row row{std::move(label), std::vector<Cell>(columns), 4};
+        row.cells[0] = get(structure->model);
+        row.cells[2] = get(structure->reference);
+        row.cells[3] = get(structure->training);
+        for (std::size_t b = 0; b < baseline_names.size(); ++b)
+          if (const auto it = structure->baselines.find(baseline_names[b]);
+              it != structure->baselines.end())
+            row.cells[4 + b] = get(it->second);
+        rows.push_back(std::move(row));
+      };
+      add_structure("fwd TATA core/elsewhere",
+                    [](const PromoterStructure& p) -> Cell { return p.forward_tata.ratio(); });
+      add_structure("rev TATA core/elsewhere",
+                    [](const PromoterStructure& p) -> Cell { return p.reverse_tata.ratio(); });
+      add_structure("tandem repeat share",
+                    [](const PromoterStructure& p) -> Cell { return p.repeat_share(); });
+      add_structure(
+          fmt::format("tandem repeat share, {}+ copies", structure->options.repeat_strict_copies),
+          [](const PromoterStructure& p) -> Cell { return p.strict_repeat_share(); });
+    }
   }
   add(
       "length mean", [](const SetMetrics& m) -> Cell { return m.lengths.mean; }, {},
