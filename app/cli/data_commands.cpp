@@ -1,4 +1,4 @@
-// `gsflow data dna|peptides|split-peptides|manifest`: the real-data pipeline of docs/data.md. Every
+// `gsflow data dna|peptides|split-peptides|drop-leaks|manifest`: the real-data pipeline of docs/data.md. Every
 // choice that selects or drops sequences is deterministic (input order, or a seeded hash) and is
 // counted in the folder's summary.json, which `data manifest` gathers into manifest.json.
 #include "data_commands.hpp"
@@ -26,6 +26,7 @@
 #include "gsflow/engine/errors.hpp"
 #include "gsflow/engine/fasta.hpp"
 #include "gsflow/engine/hash.hpp"
+#include "data_files.hpp"
 #include "validators.hpp"
 
 namespace gsflow::app {
@@ -36,6 +37,9 @@ namespace fs = std::filesystem;
 using engine::FastaRecord;
 using engine::InputError;
 using nlohmann::ordered_json;
+using data_files::parse_fields;
+using data_files::read_json;
+using data_files::write_json;
 
 // The three splits in the order of their priority when identical sequences meet (see dedup).
 enum Split : int { kTrain = 0, kValidation = 1, kTest = 2 };
@@ -50,22 +54,6 @@ std::uint64_t seeded_hash(std::uint64_t seed, std::string_view text) {
 std::string upper(std::string s) {
   for (char& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
   return s;
-}
-
-void write_json(const fs::path& path, const ordered_json& j) {
-  std::ofstream out(path);
-  out << j.dump(2) << "\n";
-  if (!out) throw std::runtime_error(path.string() + ": cannot write");
-}
-
-ordered_json read_json(const fs::path& path) {
-  std::ifstream in(path);
-  if (!in) throw InputError(path.string(), 0, "cannot open file");
-  try {
-    return ordered_json::parse(in);
-  } catch (const nlohmann::json::exception& e) {
-    throw InputError(path.string(), 0, std::string("not valid JSON: ") + e.what());
-  }
 }
 
 // Keeps one copy of each distinct key. Among copies the one in the highest-priority split wins
@@ -603,21 +591,6 @@ struct SplitOptions {
   std::string fingerprint;     // recorded
 };
 
-// Parses "amp=1 ribosomal=0 len=12" into its fields.
-std::map<std::string, std::string> parse_fields(const std::string& description) {
-  std::map<std::string, std::string> out;
-  std::size_t pos = 0;
-  while (pos < description.size()) {
-    auto sp = description.find(' ', pos);
-    if (sp == std::string::npos) sp = description.size();
-    const std::string tok = description.substr(pos, sp - pos);
-    const auto eq = tok.find('=');
-    if (eq != std::string::npos) out[tok.substr(0, eq)] = tok.substr(eq + 1);
-    pos = sp + 1;
-  }
-  return out;
-}
-
 void run_split_peptides(const SplitOptions& opt) {
   const fs::path dir(opt.dir);
   const std::string cand_path = (dir / "work" / "candidates.fasta").string();
@@ -838,6 +811,8 @@ void add_data_commands(CLI::App& app) {
   s->add_option("--cd-hit-seconds", split->cd_hit_seconds, "Recorded in summary.json");
   s->add_option("--fingerprint", split->fingerprint, "Recorded in summary.json");
   s->callback([split] { run_split_peptides(*split); });
+
+  add_drop_leaks_command(*data);
 
   auto manifest = std::make_shared<std::pair<std::string, std::string>>();
   auto* m = data->add_subcommand(

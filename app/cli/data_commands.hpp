@@ -7,7 +7,10 @@
 
 namespace gsflow::app {
 
-// Registers the `data` subcommand group (dna, peptides, split-peptides, manifest) under `app`.
+// Registers the `data` subcommand group (dna, peptides, split-peptides, drop-leaks, manifest) under `app`.
 void add_data_commands(CLI::App& app);
+
+// Registers `data drop-leaks` under the `data` group (data_leaks.cpp).
+void add_drop_leaks_command(CLI::App& data);
 
 }  // namespace gsflow::app

@@ -1,5 +1,6 @@
 # `gsflow train-judge --objective amp --json` on the real data (8 s): the judge separates the
-# train split it never saw (AUROC > 0.75), and, when the data is the one the bundled judge was
+# train split it never saw (AUROC > 0.65: 0.706 since the leak-free split of 2026-12-06 halved its
+# data, 0.79 before), and, when the data is the one the bundled judge was
 # trained on (same data hash), it reproduces the bundled judge's CV choice and AUROCs.
 cmake_minimum_required(VERSION 3.25)
 execute_process(COMMAND ${CMD} train-judge --objective amp --json --out ${WORK}/amp-judge.json
@@ -18,8 +19,8 @@ message(STATUS "amp judge: k = 1..${kmax}, lambda ${lambda}, train-split AUROC $
 if(NOT trained_on STREQUAL "validation")
   message(FATAL_ERROR "trained on ${trained_on}, validation expected")
 endif()
-if(NOT train_auroc GREATER 0.75)
-  message(FATAL_ERROR "train-split AUROC ${train_auroc} <= 0.75")
+if(NOT train_auroc GREATER 0.65)
+  message(FATAL_ERROR "train-split AUROC ${train_auroc} <= 0.65")
 endif()
 if(NOT EXISTS ${WORK}/amp-judge.json)
   message(FATAL_ERROR "no judge file written")

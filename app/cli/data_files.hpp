@@ -1,0 +1,47 @@
+// Small file helpers shared by the `gsflow data` commands (data_commands.cpp, data_leaks.cpp):
+// summary JSON in and out, and the key=value fields of the pipeline's FASTA headers.
+#pragma once
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+#include <string>
+
+#include "gsflow/engine/errors.hpp"
+
+namespace gsflow::app::data_files {
+
+inline void write_json(const std::filesystem::path& path, const nlohmann::ordered_json& j) {
+  std::ofstream out(path);
+  out << j.dump(2) << "\n";
+  if (!out) throw std::runtime_error(path.string() + ": cannot write");
+}
+
+inline nlohmann::ordered_json read_json(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  if (!in) throw engine::InputError(path.string(), 0, "cannot open file");
+  try {
+    return nlohmann::ordered_json::parse(in);
+  } catch (const nlohmann::json::exception& e) {
+    throw engine::InputError(path.string(), 0, std::string("not valid JSON: ") + e.what());
+  }
+}
+
+// Parses "amp=1 ribosomal=0 len=12" into its fields.
+inline std::map<std::string, std::string> parse_fields(const std::string& description) {
+  std::map<std::string, std::string> out;
+  std::size_t pos = 0;
+  while (pos < description.size()) {
+    auto sp = description.find(' ', pos);
+    if (sp == std::string::npos) sp = description.size();
+    const std::string tok = description.substr(pos, sp - pos);
+    const auto eq = tok.find('=');
+    if (eq != std::string::npos) out[tok.substr(0, eq)] = tok.substr(eq + 1);
+    pos = sp + 1;
+  }
+  return out;
+}
+
+}  // namespace gsflow::app::data_files
