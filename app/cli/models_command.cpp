@@ -1,7 +1,8 @@
-// `gsflow models list` and `gsflow models delete NAME`: the generators and guidance classifiers
-// found by name (models::model_folders(): bundled ones, then the user models folder), with their
-// alphabet, lengths, training data and metrics; deleting removes a user model and its card. The
-// listing and deleting live in the pipeline (pipeline/model_listing.hpp), shared with the studio.
+// `gsflow models list` and `gsflow models delete NAME [--kind K]`: the generators, guidance
+// classifiers and independent judges found by name (models::model_folders(): bundled ones, then
+// the user models folder), with their alphabet, lengths (a judge's k-mer features), training data
+// and metrics; deleting removes a user model and its card. The listing and deleting live in the
+// pipeline (pipeline/model_listing.hpp), shared with the studio.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -27,6 +28,7 @@ void run_list(bool json) {
       ordered_json j = {{"name", e.name},     {"kind", e.kind},     {"origin", e.origin},
                         {"alphabet", e.alphabet}, {"length", e.length}, {"data", e.data},
                         {"metrics", e.metrics}, {"file", e.file}};
+      if (!e.features.empty()) j["features"] = e.features;
       if (!e.error.empty()) j["error"] = e.error;
       a.push_back(j);
     }
@@ -37,7 +39,10 @@ void run_list(bool json) {
       {"name", "kind", "origin", "alphabet", "length", "data", "metrics", "file"}};
   for (const auto& e : entries)
     rows.push_back({e.name, e.kind, e.origin, e.alphabet.empty() ? "-" : e.alphabet,
-                    e.length.empty() ? "-" : e.length, e.data.empty() ? "-" : e.data,
+                    e.length.empty()     ? "-"
+                    : e.features.empty() ? e.length
+                                         : e.length + " (" + e.features + ")",
+                    e.data.empty() ? "-" : e.data,
                     e.error.empty() ? pipeline::metrics_text(e.metrics) : "unreadable: " + e.error,
                     e.file});
   std::array<std::size_t, 8> width{};
@@ -52,8 +57,8 @@ void run_list(bool json) {
   std::cout << fmt::format("user models folder: {}\n", models::user_models_folder());
 }
 
-void run_delete(const std::string& name) {
-  for (const auto& f : pipeline::delete_user_model(name))
+void run_delete(const std::string& name, const std::string& kind) {
+  for (const auto& f : pipeline::delete_user_model(name, kind))
     std::cerr << "models delete: removed " << f << "\n";
 }
 
@@ -65,14 +70,21 @@ void add_models_command(CLI::App& app) {
   models->require_subcommand(1);
   auto json = std::make_shared<bool>(false);
   auto* list = models->add_subcommand(
-      "list", "Generators and classifiers by name: kind, alphabet, length, data, metrics, file");
+      "list",
+      "Generators, classifiers and judges by name: kind, alphabet, length, data, metrics, file");
   list->add_flag("--json", *json, "JSON array on stdout");
   list->callback([json] { run_list(*json); });
   auto name = std::make_shared<std::string>();
+  auto kind = std::make_shared<std::string>();
   auto* del = models->add_subcommand(
-      "delete", "Delete a user model (its checkpoint and card); bundled models are refused");
+      "delete",
+      "Delete a user model (its checkpoint or judge file and card); bundled models are refused");
   del->add_option("name", *name, "The model's name")->required();
-  del->callback([name] { run_delete(*name); });
+  del->add_option("--kind", *kind,
+                  "Only a model of this kind; needed when user models of several kinds share "
+                  "the name (a classifier and a judge, say)")
+      ->check(CLI::IsMember({"generator", "classifier", "judge"}));
+  del->callback([name, kind] { run_delete(*name, *kind); });
 }
 
 }  // namespace gsflow::app

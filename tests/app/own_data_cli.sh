@@ -4,6 +4,9 @@
 # a random place in 256 random bases; the regression target is the GC content): trains from two
 # FASTA files and from a CSV, the model shows in `models list`, guides and scores by name with the
 # name as header key, deletes; every bad input exits 2 naming the file and line and writes nothing.
+# A judge (`train-judge --name` on 100 + 100 validation peptides by their ribosomal label) is listed
+# as kind judge beside the bundled ones and deleted; a classifier and a judge of one name need
+# `models delete --kind`.
 # usage: own_data_cli.sh GSFLOW WORKDIR. ~30 s.
 set -euo pipefail
 G=$1
@@ -145,6 +148,90 @@ expect_rc 2 "$G" train-classifier --steps 3   # neither --config nor --name: usa
 expect_rc 0 "$G" train-classifier --name tata1 --positives pos.fa --negatives neg.fa --steps 20 \
   --threads 1 --force
 [[ $(sha256sum "$ckpt") != "$sum_before" ]] || fail "--force did not replace tata1.ckpt"
+
+# --- judges (train-judge --name): listed, found by kind, deleted like the other user models -----
+# 100 + 100 validation peptides by their ribosomal label (topped up from the train split if the
+# validation split has fewer); synthetic peptides when the data are not fetched
+# (scripts/fetch-data), so that listing and deleting judges are always checked.
+val=$(dirname "${BASH_SOURCE[0]}")/../../data/peptide/validation.fasta
+if [[ -s $val && -s ${val%validation.fasta}train.fasta ]]; then
+  python3 - "$val" "${val%validation.fasta}train.fasta" <<'PY'
+import sys
+out, n = {"1": open("jpos.fa", "w"), "0": open("jneg.fa", "w")}, {"1": 0, "0": 0}
+for path in sys.argv[1:]:
+    recs = []
+    for l in open(path):
+        l = l.strip()
+        if l.startswith(">"): recs.append([l, ""])
+        elif recs: recs[-1][1] += l
+    for h, s in recs:
+        label = dict(f.split("=", 1) for f in h.split()[1:] if "=" in f).get("ribosomal")
+        if label in n and n[label] < 100:
+            out[label].write(f"{h.split()[0]}\n{s}\n")
+            n[label] += 1
+assert n == {"1": 100, "0": 100}, f"ribosomal=1/0 records {n}"
+PY
+else
+  echo "own_data_cli: no $val (scripts/fetch-data): the judge learns synthetic peptides" >&2
+  python3 - <<'PY'
+import random
+rng = random.Random(5)
+aa = "ACDEFGHIKLMNPQRSTVWY"
+with open("jpos.fa", "w") as p, open("jneg.fa", "w") as n:
+    for i in range(100):  # positives: lysine/arginine-rich
+        p.write(f">jp{i}\n{''.join(rng.choice(aa + 'KRKRKR') for _ in range(rng.randint(20, 60)))}\n")
+        n.write(f">jn{i}\n{''.join(rng.choice(aa) for _ in range(rng.randint(20, 60)))}\n")
+PY
+fi
+expect_rc 0 "$G" train-judge --name ribo --positives jpos.fa --negatives jneg.fa --threads 1
+judge=$GSFLOW_USER_MODELS/judges/ribo.json
+[[ -s $judge ]] || fail "train-judge --name ribo wrote no $judge"
+expect_rc 0 "$G" models list
+grep -E "^ribo +judge +user +protein +any \(k-mers 1\.\.[0-9]+( \+ length)?\) +[0-9a-f]{16} \([0-9]+ train\) +cv auroc [0-9.]+ +$judge$" \
+  out.txt >/dev/null || { cat out.txt; fail "judge ribo not listed"; }
+for bundled in amp promoter; do
+  grep -E "^$bundled +judge +bundled +(dna|protein) +any \(k-mers .*judges/$bundled.json$" out.txt \
+    >/dev/null || { cat out.txt; fail "bundled judge $bundled not listed"; }
+done
+grep -E "^promoter +classifier +bundled" out.txt >/dev/null || fail "the classifier promoter went"
+expect_rc 0 "$G" models list --json
+python3 - "$judge" <<'PY'
+import json, sys
+rows = json.load(open("out.txt"))
+judges = {(r["name"], r["origin"]): r for r in rows if r["kind"] == "judge"}
+r = judges[("ribo", "user")]
+assert r["alphabet"] == "protein" and r["length"] == "any" and r["file"] == sys.argv[1], r
+assert r["features"].startswith("k-mers 1..") and r["data"].endswith(" train)"), r
+assert 0.8 < r["metrics"]["cv_auroc"] <= 1 and "cv_log_loss" in r["metrics"], r  # ribosomal: ~0.93
+assert set(judges) == {("ribo", "user"), ("amp", "bundled"), ("promoter", "bundled")}, judges
+amp = judges[("amp", "bundled")]
+assert amp["alphabet"] == "protein" and "test_split_auroc" in amp["metrics"], amp
+# A classifier and a judge share the name promoter: both listed, the classifier first.
+kinds = [r["kind"] for r in rows if r["name"] == "promoter"]
+assert kinds == ["classifier", "judge"], kinds
+PY
+expect_error "judges/amp.json is a bundled judge" "$G" models delete amp --kind judge
+expect_error "no user judge of that name" "$G" models delete tata1 --kind judge
+expect_rc 2 "$G" models delete ribo --kind tokenizer   # not a kind: usage error
+[[ -e $judge ]] || fail "a refused delete removed $judge"
+expect_rc 0 "$G" models delete ribo
+grep -qF "removed $judge" err.txt || { cat err.txt; fail "delete did not name $judge"; }
+[[ ! -e $judge ]] || fail "models delete ribo left $judge"
+expect_error "models delete ribo: no user model of that name" "$G" models delete ribo
+expect_rc 0 "$G" models list
+grep -q "^ribo " out.txt && { cat out.txt; fail "deleted judge still listed"; }
+# A user classifier and a user judge of one name (a guide and its judge): delete asks which. (The
+# peptides again: a judge of the DNA above takes half a minute.)
+expect_rc 0 "$G" train-judge --name tata1 --positives jpos.fa --negatives jneg.fa --threads 1
+tjudge=$GSFLOW_USER_MODELS/judges/tata1.json
+expect_rc 0 "$G" models list
+grep -E "^tata1 +classifier +user" out.txt >/dev/null && grep -E "^tata1 +judge +user" out.txt \
+  >/dev/null || { cat out.txt; fail "tata1 not listed as both classifier and judge"; }
+expect_error "tata1 is a user classifier ($ckpt) and a user judge ($tjudge); say which with --kind classifier|judge" \
+  "$G" models delete tata1
+[[ -e $ckpt && -e $tjudge ]] || fail "an ambiguous delete removed a file"
+expect_rc 0 "$G" models delete tata1 --kind judge
+[[ -e $ckpt && ! -e $tjudge ]] || fail "delete --kind judge removed the wrong file"
 
 # --- delete -------------------------------------------------------------------------------------
 expect_error "is a bundled classifier" "$G" models delete promoter

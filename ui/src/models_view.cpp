@@ -218,7 +218,7 @@ void ModelsView::showSelected() {
 TrainingDialog* ModelsView::openTrainingDialog(TrainingRequest::Kind kind) {
   QStringList generators;
   for (const auto& m : model_->models())
-    if (!m.classifier() && m.error.empty()) generators << QString::fromStdString(m.name);
+    if (m.generator() && m.error.empty()) generators << QString::fromStdString(m.name);
   auto* dialog = new TrainingDialog(kind, generators, this);
   dialog->setAttribute(Qt::WA_DeleteOnClose);
   connect(dialog, &QDialog::accepted, this, [this, dialog] { startTraining(dialog->request()); });
@@ -286,7 +286,10 @@ bool ModelsView::deleteModel(const QString& name, bool confirm) {
       return false;
   }
   try {
-    pipeline::delete_user_model(name.toStdString());
+    // The row's kind, so that a user classifier and a user judge of one name are told apart.
+    pipeline::delete_user_model(
+        name.toStdString(),
+        row >= 0 ? model_->models()[static_cast<std::size_t>(row)].kind_group() : std::string());
   } catch (const std::exception& e) {
     showError(tr("Cannot delete the model"), QString::fromStdString(e.what()));
     return false;

@@ -12,6 +12,7 @@
 #include "gsflow/engine/sampler.hpp"
 #include "gsflow/models/catalog.hpp"
 #include "gsflow/models/classifier.hpp"
+#include "gsflow/models/judge.hpp"
 #include "gsflow/models/model.hpp"
 
 namespace gsflow::pipeline {
@@ -30,16 +31,24 @@ bool under(const fs::path& file, const fs::path& folder) {
 }  // namespace
 
 std::string metrics_text(const std::map<std::string, double>& m) {
+  // (key, label): judges record test_split_auroc (bundled, the data's test split) or test_auroc
+  // (train-judge --test), and cv_auroc (out-of-fold on their training data).
+  static const std::pair<const char*, const char*> shown[] = {
+      {"test_auroc", "test auroc"},
+      {"test_split_auroc", "test auroc"},
+      {"validation_auroc", "val auroc"},
+      {"cv_auroc", "cv auroc"},
+      {"test_spearman", "test spearman"},
+      {"validation_spearman", "val spearman"},
+      {"validation_rmse", "val rmse"},
+      {"best_val_loss", "best_val_loss"},
+      {"val_loss", "val_loss"}};
   std::string s;
-  for (const char* key : {"test_auroc", "validation_auroc", "test_spearman", "validation_spearman",
-                          "validation_rmse", "best_val_loss", "val_loss"}) {
+  std::set<std::string> labels;
+  for (const auto& [key, label] : shown) {
     const auto it = m.find(key);
-    if (it == m.end()) continue;
-    std::string k = key;
-    for (const char* from : {"validation_", "test_"})
-      if (k.rfind(from, 0) == 0)
-        k = std::string(from[0] == 'v' ? "val " : "test ") + k.substr(std::string(from).size());
-    s += fmt::format("{}{} {:.3f}", s.empty() ? "" : ", ", k, it->second);
+    if (it == m.end() || !labels.insert(label).second) continue;
+    s += fmt::format("{}{} {:.3f}", s.empty() ? "" : ", ", label, it->second);
   }
   return s.empty() ? "-" : s;
 }
@@ -59,17 +68,37 @@ std::vector<ListedModel> list_models() {
       if (it->path().extension() == ".ckpt" || it->path().extension() == ".json")
         files.push_back(it->path());
     std::sort(files.begin(), files.end());
+    // Judges last: a classifier and a judge of one name (promoter, amp) list the classifier first.
+    std::vector<fs::path> judge_files;
+    for (fs::directory_iterator it(fs::path(folder) / "judges", ec), end; !ec && it != end;
+         it.increment(ec))
+      if (it->path().extension() == ".json") judge_files.push_back(it->path());
+    std::sort(judge_files.begin(), judge_files.end());
+    files.insert(files.end(), judge_files.begin(), judge_files.end());
     for (const auto& f : files) {
-      const bool classifier = f.parent_path().filename() == "classifiers";
+      const auto sub = f.parent_path().filename();
+      const bool classifier = sub == "classifiers", judge = sub == "judges";
       ListedModel e;
       e.name = f.stem().string();
       e.origin = origin;
       e.file = f.string();
-      if (!seen.insert({classifier ? "c" : "g", e.name}).second) continue;  // shadowed
+      if (!seen.insert({judge ? "j" : classifier ? "c" : "g", e.name}).second)
+        continue;  // shadowed
       if (const auto card = fs::path(f).replace_extension(".md"); fs::is_regular_file(card, ec))
         e.card = card.string();
       try {
-        if (classifier) {
+        if (judge) {
+          const auto j = models::KmerJudge::load(e.file);
+          const auto& i = j.info();
+          e.kind = "judge";
+          e.alphabet = i.alphabet;
+          e.length = "any";
+          e.features =
+              fmt::format("k-mers 1..{}{}", i.features.kmax, i.features.length ? " + length" : "");
+          e.data =
+              i.data_hash.empty() ? "-" : fmt::format("{} ({} train)", i.data_hash, i.sequences);
+          e.metrics = i.metrics;
+        } else if (classifier) {
           const auto c = models::Classifier::load(e.file);
           const auto& i = c.info();
           e.kind = i.kind == "torchscript" ? "classifier (torchscript)"
@@ -95,7 +124,7 @@ std::vector<ListedModel> list_models() {
           e.metrics = m.record().metrics;
         }
       } catch (const std::exception& err) {
-        e.kind = classifier ? "classifier" : "generator";
+        e.kind = judge ? "judge" : classifier ? "classifier" : "generator";
         e.error = err.what();
       }
       out.push_back(std::move(e));
@@ -104,41 +133,69 @@ std::vector<ListedModel> list_models() {
   return out;
 }
 
-std::vector<std::string> delete_user_model(const std::string& name) {
+std::vector<std::string> delete_user_model(const std::string& name, const std::string& kind) {
+  static const char* const kinds[] = {"generator", "classifier", "judge"};
+  if (!kind.empty() && std::find(std::begin(kinds), std::end(kinds), kind) == std::end(kinds))
+    throw std::invalid_argument("models delete " + name + ": kind '" + kind +
+                                "' is none of generator, classifier, judge");
   const fs::path user = models::user_models_folder();
-  std::vector<fs::path> found;
+  // Each kind's files of that name in the user folder: the model first, then its card and profile.
+  std::vector<std::pair<std::string, std::vector<fs::path>>> found;
   std::error_code ec;
-  for (const fs::path& stem : {user / "classifiers" / name, user / name}) {
+  for (const std::string k : kinds) {
+    if (!kind.empty() && kind != k) continue;
+    const fs::path stem = k == "generator"    ? user / name
+                          : k == "classifier" ? user / "classifiers" / name
+                                              : user / "judges" / name;
+    std::vector<fs::path> files;
     for (const char* ext : {".ckpt", ".json"}) {
+      if ((k == "generator" && std::string(ext) != ".ckpt") ||
+          (k == "judge" && std::string(ext) != ".json"))
+        continue;  // user/NAME.json is not a model, judges are JSON only
       fs::path f = stem;
       f += ext;
-      if (!fs::is_regular_file(f, ec)) continue;
-      if (std::string(ext) == ".json" && stem.parent_path() == user) continue;  // not a model
-      found.push_back(f);
-      for (const char* extra : {".md", ".profile.json"}) {
-        fs::path side = stem;
-        side += extra;
-        if (fs::is_regular_file(side, ec)) found.push_back(side);
-      }
+      if (fs::is_regular_file(f, ec)) files.push_back(f);
     }
+    if (files.empty()) continue;
+    for (const char* extra : {".md", ".profile.json"}) {
+      fs::path side = stem;
+      side += extra;
+      if (fs::is_regular_file(side, ec)) files.push_back(side);
+    }
+    found.emplace_back(k, std::move(files));
+  }
+  if (found.size() > 1) {
+    std::string which, flags;
+    for (const auto& [k, files] : found) {
+      which +=
+          fmt::format("{}a user {} ({})", which.empty() ? "" : " and ", k, files.front().string());
+      flags += (flags.empty() ? "" : "|") + k;
+    }
+    throw std::invalid_argument("models delete " + name + ": " + name + " is " + which +
+                                "; say which with --kind " + flags);
   }
   if (found.empty()) {
     // Bundled models are part of the installation: refuse, naming where they are.
-    for (const auto& bundled : models::bundled_classifiers())
-      if (bundled == name)
-        throw std::invalid_argument(
-            "models delete " + name + ": " + models::resolve_classifier(name) +
-            " is a bundled classifier; only user models (" + user.string() + ") can be deleted");
-    for (const auto& bundled : models::bundled_models())
-      if (bundled == name)
-        throw std::invalid_argument("models delete " + name + ": " + models::resolve_model(name) +
-                                    " is a bundled model; only user models (" + user.string() +
-                                    ") can be deleted");
-    throw std::invalid_argument("models delete " + name + ": no user model of that name in " +
+    const auto bundled = [&](const std::vector<std::string>& names) {
+      return std::find(names.begin(), names.end(), name) != names.end();
+    };
+    const std::string only = "; only user models (" + user.string() + ") can be deleted";
+    if ((kind.empty() || kind == "classifier") && bundled(models::bundled_classifiers()))
+      throw std::invalid_argument("models delete " + name + ": " +
+                                  models::resolve_classifier(name) + " is a bundled classifier" +
+                                  only);
+    if ((kind.empty() || kind == "generator") && bundled(models::bundled_models()))
+      throw std::invalid_argument("models delete " + name + ": " + models::resolve_model(name) +
+                                  " is a bundled model" + only);
+    if ((kind.empty() || kind == "judge") && bundled(models::bundled_judges()))
+      throw std::invalid_argument("models delete " + name + ": " + models::resolve_judge(name) +
+                                  " is a bundled judge" + only);
+    throw std::invalid_argument("models delete " + name + ": no user " +
+                                (kind.empty() ? std::string("model") : kind) + " of that name in " +
                                 user.string() + " (gsflow models list)");
   }
   std::vector<std::string> removed;
-  for (const auto& f : found) {
+  for (const auto& f : found.front().second) {
     fs::remove(f, ec);
     if (ec) throw std::runtime_error(f.string() + ": cannot delete (" + ec.message() + ")");
     removed.push_back(f.string());
