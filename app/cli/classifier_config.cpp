@@ -71,6 +71,7 @@ ClassifierConfig read_classifier_config(const std::string& file) {
   Section train = root.sub("train");
   read_trainer_options(train, t);
   t.positive_weight = train.get<double>("positive_weight", t.positive_weight);
+  t.augment_substitution = train.get<double>("augment_substitution", t.augment_substitution);
   train.finish();
   check(t.steps >= 1, train, "steps", "must be >= 1");
   check(t.batch >= 1, train, "batch", "must be >= 1");
@@ -80,6 +81,8 @@ ClassifierConfig read_classifier_config(const std::string& file) {
   check(t.warmup >= 1, train, "warmup", "must be >= 1");
   check(t.min_lr_ratio >= 0.0 && t.min_lr_ratio <= 1.0, train, "min_lr_ratio", "must be in [0, 1]");
   check(t.positive_weight >= 0.0, train, "positive_weight", "must be >= 0 (0 = balanced)");
+  check(t.augment_substitution >= 0.0 && t.augment_substitution <= 1.0, train,
+        "augment_substitution", "must be in [0, 1] (0 = off)");
   check(t.ema >= 0.0 && t.ema < 1.0, train, "ema", "must be in [0, 1)");
   check(t.validate_every >= 0, train, "validate_every", "must be >= 0");
   check(t.threads >= 1, train, "threads", "must be >= 1");

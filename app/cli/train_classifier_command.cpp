@@ -197,6 +197,12 @@ void write_card(const std::string& file, const ClassifierConfig& c, const TrainC
       : r.cancelled ? "interrupted"
                     : "all steps",
       r.best_step);
+  if (t.augment_substitution > 0.0)
+    out << fmt::format(
+        "Input augmentation (`train.augment_substitution` {}): each training sequence of a batch "
+        "has its letters replaced by uniform random ones at a rate drawn from [0, {}]; "
+        "validation and test are scored on the clean sequences.\n\n",
+        t.augment_substitution, t.augment_substitution);
   out << "## Metrics\n\n| split | AUROC | accuracy (output >= 0) | majority-class accuracy |\n"
          "|---|---|---|---|\n";
   for (const auto& s : splits)

@@ -189,6 +189,7 @@ class ClassifierTask final : public TrainingTask {
         batch_(std::min<std::int64_t>(static_cast<std::int64_t>(o.batch), n_)),
         regression_(o.regression),
         ties_by_loss_(o.ties_by_loss),
+        augment_(o.augment_substitution),
         gen_(at::make_generator<at::CPUGeneratorImpl>(o.seed)),
         cursor_(n_) {
     // Initial weights, batch order and dropout all come from the seed.
@@ -231,6 +232,7 @@ class ClassifierTask final : public TrainingTask {
     const auto index = order_.slice(0, cursor_, cursor_ + batch_);
     cursor_ += batch_;
     auto [x, mask] = gather(train_.data, k_, index);
+    if (augment_ > 0.0) x = substitute(x);
     const auto y = labels_.index_select(0, index);
     const auto logits = net_->forward(x, mask);
     if (regression_) return torch::mse_loss(logits, y);
@@ -287,6 +289,17 @@ class ClassifierTask final : public TrainingTask {
     throw ModelError("classifier training writes no checkpoints");
   }
 
+  // The batch [B, L, K] with each sequence's positions replaced by uniform letters at a rate drawn
+  // from [0, augment_] per sequence (augment_substitution); padded positions stay masked anyway.
+  Tensor substitute(const Tensor& x) {
+    const auto b = x.size(0), l = x.size(1);
+    const auto rate = torch::rand({b, 1}, gen_) * augment_;
+    const auto replace = torch::rand({b, l}, gen_) < rate;
+    const auto letters = torch::randint(k_, {b, l}, gen_, torch::kLong);
+    const auto noise = torch::one_hot(letters, k_).to(x.scalar_type());
+    return torch::where(replace.unsqueeze(-1), noise, x);
+  }
+
   // The weights of the best validation AUROC.
   ClassifierCnn& best() { return best_; }
   // Regression: the training targets' mean and standard deviation.
@@ -303,6 +316,7 @@ class ClassifierTask final : public TrainingTask {
   const std::int64_t batch_;  // sequences per step (at most the training set)
   const bool regression_;
   const bool ties_by_loss_;
+  const double augment_;  // ClassifierTrainOptions::augment_substitution
   double best_loss_ = 0.0;  // validation loss of the kept weights (ties_by_loss)
   double target_mean_ = 0.0, target_sd_ = 1.0;  // regression: targets' standardisation
   ClassifierCnn net_{nullptr}, ema_{nullptr}, best_{nullptr};
@@ -332,10 +346,12 @@ ClassifierTrainResult train_classifier(const LabelledDataset& train,
     throw ModelError("classifier '" + info.name +
                      "': alphabet must be dna (K 4) or protein (K 20)");
   if (o.batch < 1 || o.steps < 1 || !(o.lr > 0.0) || o.warmup < 1 || o.ema < 0.0 || o.ema >= 1.0 ||
-      o.positive_weight < 0.0 || o.validate_every < 0 || o.threads < 1)
+      o.positive_weight < 0.0 || o.validate_every < 0 || o.threads < 1 ||
+      !(o.augment_substitution >= 0.0 && o.augment_substitution <= 1.0))
     throw ModelError(
         "classifier training options: batch >= 1, steps >= 1, lr > 0, warmup >= 1, 0 <= ema < 1, "
-        "positive_weight >= 0, validate_every >= 0 and threads >= 1 required");
+        "positive_weight >= 0, validate_every >= 0, threads >= 1 and 0 <= augment_substitution <= 1 "
+        "required");
   if (!o.checkpoint_file.empty())
     throw ModelError("classifier training options: no checkpoint_file (classifiers do not resume)");
   check_data(info, train, "training", o.regression);
@@ -368,6 +384,8 @@ ClassifierTrainResult train_classifier(const LabelledDataset& train,
   }
   freeze_for_inference(impl->net);
   nlohmann::json training = options_json(o);
+  // Only when on, so that checkpoints trained without it stay byte for byte as they were.
+  if (o.augment_substitution > 0.0) training["augment_substitution"] = o.augment_substitution;
   if (o.regression) training["task"] = "regression";  // binary checkpoints stay as they were
   impl->training = training.dump();
   info.data_hash = labelled_dataset_hash(train);

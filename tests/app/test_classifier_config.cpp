@@ -71,6 +71,9 @@ TEST(ClassifierConfig, CommittedConfigsParseWithEveryValue) {
       if (key == "ema") {
         EXPECT_DOUBLE_EQ(c.train.ema, value.get<double>());
       }
+      if (key == "augment_substitution") {
+        EXPECT_DOUBLE_EQ(c.train.augment_substitution, value.get<double>());
+      }
       if (key == "batch") {
         EXPECT_EQ(c.train.batch, value.get<std::size_t>());
       }
@@ -84,7 +87,7 @@ TEST(ClassifierConfig, CommittedConfigsParseWithEveryValue) {
     EXPECT_DOUBLE_EQ(c.max_minutes, j.value("max_minutes", 0.0));
     EXPECT_EQ(c.extra_negatives, d.value("extra_negatives", std::vector<std::string>{}));
   }
-  EXPECT_EQ(seen, 3);  // promoter, amp, amp-hard (hard negatives, issue 38)
+  EXPECT_EQ(seen, 4);  // promoter, amp, amp-hard (hard negatives), amp-noise (augmentation)
 }
 
 // Writes the promoter config changed by `edit` to a temporary file and expects reading it to throw
@@ -120,6 +123,8 @@ TEST(ClassifierConfig, MistakesAreNamed) {
   expect_error([](json& j) { j["data"]["min_length"] = 10; }, "network.positions needs");
   expect_error([](json& j) { j["train"]["ema"] = 1.0; }, "train.ema must be in [0, 1)");
   expect_error([](json& j) { j["train"]["steps"] = 0; }, "train.steps must be >= 1");
+  expect_error([](json& j) { j["train"]["augment_substitution"] = 1.5; },
+               "train.augment_substitution must be in [0, 1]");
   expect_error([](json& j) { j["data"]["max_length"] = 100000; }, "data.max_length must be in");
 }
 

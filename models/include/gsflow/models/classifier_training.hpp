@@ -61,6 +61,12 @@ struct ClassifierTrainOptions : TrainerOptions {
   // its validation loss (mean BCE on the logits, or MSE on standardised targets) is lower; the loss
   // is then reported in TrainProgress::val_loss. Off: the first weights reaching the best are kept.
   bool ties_by_loss = false;
+  // Input augmentation (issue 38 item 3): each training sequence of a batch gets a rate r drawn
+  // uniformly from [0, augment_substitution], and each of its positions is replaced by a uniformly
+  // drawn letter with probability r; the label stays. The guide then also learns what noisy
+  // versions of its classes look like, which is what STGFlow shows it early in a trajectory.
+  // 0 = off (the clean inputs). Validation and test stay clean.
+  double augment_substitution = 0.0;
 };
 
 struct ClassifierTrainResult : TrainerResult {
