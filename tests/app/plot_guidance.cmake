@@ -70,6 +70,22 @@ execute_process(COMMAND ${SCRIPT} ${FIXTURE2} ${WORK}/other-model-eval.json ${WO
 if(rc EQUAL 0 OR NOT err MATCHES "other-model-eval.json: model 'peptide' differs")
   message(FATAL_ERROR "another model: expected a refusal naming the file, got ${rc}: ${err}")
 endif()
+# Two guides under one judge compare (the curves name the guides); another judge is refused.
+string(REPLACE "\"objective\": \"promoter\"" "\"objective\": \"classifier:x/other-guide.ckpt\""
+       guide2 "${second}")
+file(WRITE ${WORK}/other-guide-eval.json "${guide2}")
+execute_process(COMMAND ${SCRIPT} ${FIXTURE2} ${WORK}/other-guide-eval.json ${WORK}/guides.png
+                RESULT_VARIABLE rc ERROR_VARIABLE err)
+if(NOT rc EQUAL 0 OR NOT EXISTS ${WORK}/guides.png)
+  message(FATAL_ERROR "two guides, one judge: expected a plot, got ${rc}: ${err}")
+endif()
+string(REPLACE "\"judge\": \"promoter\"" "\"judge\": \"other-judge\"" judge2 "${second}")
+file(WRITE ${WORK}/other-judge-eval.json "${judge2}")
+execute_process(COMMAND ${SCRIPT} ${FIXTURE2} ${WORK}/other-judge-eval.json ${WORK}/never.png
+                RESULT_VARIABLE rc ERROR_VARIABLE err)
+if(rc EQUAL 0 OR NOT err MATCHES "other-judge-eval.json: judge 'other-judge' differs")
+  message(FATAL_ERROR "another judge: expected a refusal naming the file, got ${rc}: ${err}")
+endif()
 if(EXISTS ${WORK}/never.png)
   message(FATAL_ERROR "a failed plot left ${WORK}/never.png behind")
 endif()

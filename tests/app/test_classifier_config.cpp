@@ -87,7 +87,8 @@ TEST(ClassifierConfig, CommittedConfigsParseWithEveryValue) {
     EXPECT_DOUBLE_EQ(c.max_minutes, j.value("max_minutes", 0.0));
     EXPECT_EQ(c.extra_negatives, d.value("extra_negatives", std::vector<std::string>{}));
   }
-  EXPECT_EQ(seen, 4);  // promoter, amp, amp-hard (hard negatives), amp-noise (augmentation)
+  EXPECT_EQ(seen, 5);  // promoter, amp, amp-hard (hard negatives), amp-noise, promoter-noise
+                      // (input augmentation)
 }
 
 // Writes the promoter config changed by `edit` to a temporary file and expects reading it to throw
