@@ -517,13 +517,8 @@ struct MotifTask {
   }
 };
 
-TEST(ClassifierTraining, ReachesTheBayesOptimalAurocOfAPlantedMotif) {
-  MotifTask task(17);
-  const auto train = task.sample(3000), validation = task.sample(1000);
-  std::vector<double> bayes;
-  const auto test = task.sample(20000, &bayes);
-  const double bayes_auroc = engine::auroc(bayes, test.labels);
-
+// The small CNN and schedule that learn MotifTask in 600 steps.
+ClassifierTrainOptions motif_options() {
   ClassifierTrainOptions o;
   o.info.name = "motif";
   o.info.alphabet = "dna";
@@ -541,6 +536,17 @@ TEST(ClassifierTraining, ReachesTheBayesOptimalAurocOfAPlantedMotif) {
   o.warmup = 50;
   o.validate_every = 100;
   o.seed = 2;
+  return o;
+}
+
+TEST(ClassifierTraining, ReachesTheBayesOptimalAurocOfAPlantedMotif) {
+  MotifTask task(17);
+  const auto train = task.sample(3000), validation = task.sample(1000);
+  std::vector<double> bayes;
+  const auto test = task.sample(20000, &bayes);
+  const double bayes_auroc = engine::auroc(bayes, test.labels);
+
+  const ClassifierTrainOptions o = motif_options();
   int reports = 0;
   const auto r = train_classifier(
       train, validation, o, [&](const TrainProgress&) { ++reports; }, 100);
@@ -587,22 +593,7 @@ TEST(ClassifierTraining, AugmentedInputsKeepTheBayesOptimumOnCleanAndNoisyData) 
   const double bayes_auroc = engine::auroc(bayes, test.labels);
   const double noisy_bayes_auroc = engine::auroc(noisy_bayes, noisy_test.labels);
 
-  ClassifierTrainOptions o;
-  o.info.name = "motif";
-  o.info.alphabet = "dna";
-  o.info.k = 4;
-  o.info.min_length = 24;
-  o.info.max_length = 40;
-  o.network.width = 16;
-  o.network.blocks = 1;
-  o.network.kernel = 7;
-  o.network.hidden = 16;
-  o.steps = 600;
-  o.batch = 64;
-  o.lr = 5e-3;
-  o.warmup = 50;
-  o.validate_every = 100;
-  o.seed = 2;
+  ClassifierTrainOptions o = motif_options();
   o.augment_substitution = 0.5;
   const auto r = train_classifier(train, validation, o);
   const double clean = engine::auroc(classifier_scores(r.classifier, test.data), test.labels);
