@@ -29,13 +29,10 @@ namespace gsflow::app {
 
 namespace {
 
-// Steps of the Linear FM baseline at least (see run_eval).
-constexpr int kLinearBaselineSteps = 100;
-
 struct EvalCommandCli {
   std::string model = "dna-promoter", split = "validation", data, dataset, linear, sequences;
   std::size_t n = 1000;
-  int steps = pipeline::kDefaultSteps, threads = 2;  // generate's defaults
+  int steps = 0, threads = 2;  // generate's defaults (steps 0 = auto: pipeline::resolved_steps)
   pipeline::RunParams run;  // --integrator and --precision (kSamplerKeys)
   std::uint64_t seed = 0;
   bool json = false, no_linear = false;
@@ -172,7 +169,8 @@ void run_eval(const EvalCommandCli& cli) {
       // The baseline at the steps it needs, not the model's: Linear FM's Euler step is first
       // order and loses quality below ~100 steps, where GSFM's multistep default takes 10.
       auto linear_params = eval_params(linear_file, linear, cli);
-      linear_params.sampler.steps = std::max(linear_params.sampler.steps, kLinearBaselineSteps);
+      linear_params.sampler.steps =
+          std::max(linear_params.sampler.steps, pipeline::kDefaultLinearSteps);
       std::cerr << "eval: Linear FM baseline " << linear_file << " ("
                 << linear_params.sampler.steps << " steps)\n";
       auto linear_set = generate_set(linear_params, linear);
@@ -209,7 +207,7 @@ void run_eval(const EvalCommandCli& cli) {
       j["sequences"] = cli.sequences;
     } else {
       j["method"] = engine::method_name(spec.method);
-      j["steps"] = cli.steps;
+      j["steps"] = pipeline::resolved_steps(*params);
       j["params"] = nlohmann::json::parse(pipeline::run_params_json(*params));
     }
     std::cout << j.dump(2) << "\n";
@@ -239,8 +237,9 @@ void add_eval_command(CLI::App& app) {
                 ->check(CLI::PositiveNumber)
                 ->capture_default_str();
   cmd->add_option("--seed", cli->seed, "Seed of generation and baselines")->check(kUnsigned64)->capture_default_str();
-  auto* steps = cmd->add_option("--steps", cli->steps, "Sampling steps")
-                    ->check(CLI::PositiveNumber)
+  auto* steps = cmd->add_option("--steps", cli->steps,
+                                "Sampling steps; 0 = auto, as generate: 10, Linear FM at least 100")
+                    ->check(CLI::NonNegativeNumber)
                     ->capture_default_str();
   add_run_options(*cmd, cli->run, kSamplerKeys);
   cmd->add_option("--threads", cli->threads, "Threads")

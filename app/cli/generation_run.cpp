@@ -44,10 +44,10 @@ RunOutcome execute_run(RunOptions options, const InterruptGuard& interrupt) {
   if (!options.out.empty()) {
     OutputFile file(options.out);
     engine::FastaWriter writer(file.stream(), {options.width});
-    const auto method = engine::method_name(options.params.sampler.method);
+    const std::string& method = outcome.method;  // the model's (the params hold the request)
     for (const auto& s : outcome.sequences)
       writer.write(storage::fasta_header(outcome.run_name, outcome.model_name, method,
-                                         options.params.sampler.seed, pipeline::resolved_steps(options.params),
+                                         options.params.sampler.seed, outcome.steps,
                                          s, pipeline::run_summary(options.params)),
                    s.text);
     file.commit();

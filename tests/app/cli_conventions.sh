@@ -45,6 +45,14 @@ cmp out.txt g.fa || { diff out.txt g.fa | head; fail "export --fasta - differs f
 expect_rc 0 "$G" export dna-promoter-seed4 --db r.sqlite --csv -
 [[ $(head -1 out.txt) == id,index,sequence,length,* && $(wc -l <out.txt) == 4 ]] \
   || fail "export --csv -: $(head -1 out.txt)"
+# A Linear FM model takes at least 100 (Euler) steps when none are given, and the header names
+# the model's method, as export does.
+expect_rc 0 "$G" generate --model peptide-linear --n 2 --seed 3 --db r.sqlite --name lin -o lin.fa
+[[ $(head -1 lin.fa) == *" method=linear "*" steps=100 "* ]] || fail "linear auto steps: $(head -1 lin.fa)"
+expect_rc 0 "$G" export lin --db r.sqlite --fasta -
+cmp out.txt lin.fa || { diff out.txt lin.fa | head; fail "linear: export differs from generate -o"; }
+expect_rc 0 "$G" generate --model peptide-linear --n 2 --seed 3 --steps 10 --no-store -o lin10.fa
+[[ $(head -1 lin10.fa) == *" steps=10 "* ]] || fail "linear --steps 10: $(head -1 lin10.fa)"
 # Two outputs cannot share stdout; nor can generate's FASTA and its --json summary.
 expect_rc 2 "$G" export dna-promoter-seed4 --db r.sqlite --fasta - --csv -
 expect_err "standard output"

@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <stdexcept>
@@ -87,9 +88,13 @@ std::pair<std::size_t, std::size_t> parse_shard(const std::string& text,
 
 int resolved_steps(const RunParams& params) {
   if (params.sampler.steps > 0) return params.sampler.steps;
-  if (!params.guidance.active()) return kDefaultSteps;
-  const auto* entry = guidance::find_objective_entry(params.guidance.terms.front().objective);
-  return entry && entry->guided_steps ? *entry->guided_steps : kDefaultGuidedSteps;
+  int steps = kDefaultSteps;
+  if (params.guidance.active()) {
+    const auto* entry = guidance::find_objective_entry(params.guidance.terms.front().objective);
+    steps = entry && entry->guided_steps ? *entry->guided_steps : kDefaultGuidedSteps;
+  }
+  return params.sampler.method == engine::Method::linear ? std::max(steps, kDefaultLinearSteps)
+                                                         : steps;
 }
 
 GenerateRequest to_request(const RunParams& params) {

@@ -214,7 +214,7 @@ std::vector<RunParam> make_schema() {
              [](RunParams& p) -> auto& { return p.sampler.integrator; }),
       integer("steps", 0, 1e6,
               "Sampling steps (network calls per sequence); 0 = auto: 10, guided: as measured for the "
-              "first guide (gsflow objectives list), else 100",
+              "first guide (gsflow objectives list), else 100; Linear FM models at least 100",
               [](RunParams& p) -> auto& { return p.sampler.steps; }),
       absent_means("uniform",
                    choice("time_grid", engine::kTimeGridNames,

@@ -116,6 +116,7 @@ StoredRunOutcome run_and_store(StoredRunOptions options, const StoredRunHooks& h
   params.sampler.method = spec.method;
   params.precision = model.resolve_precision(params.precision, params.consistent);  // recorded
   params.sampler.steps = resolved_steps(params);  // recorded: 0 (auto) is today's default only
+  outcome.steps = params.sampler.steps;
   outcome.method = engine::method_name(spec.method);
   const engine::Alphabet& alphabet = engine::alphabet_by_name(spec.alphabet);
   outcome.alphabet = alphabet_text(spec.alphabet);

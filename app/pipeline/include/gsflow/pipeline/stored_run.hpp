@@ -30,6 +30,7 @@ struct StoredRunOutcome {
   std::string run_name, model_name, model_file, model_hash, alphabet;
   storage::RunStatus status = storage::RunStatus::running;
   std::string method;  // the model's: gsfm, gssm or linear
+  int steps = 0;       // the sampler's steps, resolved (resolved_steps: auto made concrete)
   std::vector<std::string> kernels;
   std::vector<storage::SequenceRecord> sequences;  // what was generated, request order
   std::size_t frames = 0;                          // trajectory frames made
