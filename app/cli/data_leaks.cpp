@@ -9,11 +9,11 @@
 // identity is over the shorter sequence, and with unequal lengths allowed it paired 12-residue
 // peptides with unrelated 57-residue ones (notes/2026-12-06-leak-free-split.md). The same figure
 // for the held-out peptides with shuffled letters is recorded as the chance level.
+#include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
 #include <array>
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -90,12 +90,6 @@ ordered_json count_records(const std::vector<FastaRecord>& records) {
           {"ribosomal", ribosomal}};
 }
 
-std::string fixed(double v, int digits) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
-  return buf;
-}
-
 // Rewrites clusters.tsv with split "dropped" for the removed accessions.
 void mark_dropped(const fs::path& tsv_path, const std::set<std::string>& dropped) {
   if (!fs::exists(tsv_path)) return;
@@ -164,7 +158,7 @@ void run_drop_leaks(const LeakOptions& opt) {
     for (std::size_t i = 0; i < records.size(); ++i) {
       if (ids[i] >= opt.identity) {
         FastaRecord r = records[i];
-        r.description += " identity_to_train=" + fixed(ids[i], 3);
+        r.description += fmt::format(" identity_to_train={:.3f}", ids[i]);
         leaks.push_back(std::move(r));
         dropped_ids.insert(records[i].id);
       } else {
@@ -173,8 +167,8 @@ void run_drop_leaks(const LeakOptions& opt) {
     }
     ordered_json shares_real = ordered_json::object(), shares_shuffled = ordered_json::object();
     for (double t : kReportThresholds) {
-      shares_real[fixed(t, 1)] = share_at_least(ids, t);
-      shares_shuffled[fixed(t, 1)] = share_at_least(shuffled_ids, t);
+      shares_real[fmt::format("{:.1f}", t)] = share_at_least(ids, t);
+      shares_shuffled[fmt::format("{:.1f}", t)] = share_at_least(shuffled_ids, t);
     }
     report[split] = {{"before", records.size()},
                      {"dropped", leaks.size()},

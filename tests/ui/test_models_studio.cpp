@@ -249,7 +249,7 @@ class ModelsStudioTest : public QObject {
     QVERIFY(!models::bundled_classifiers().empty());
     for (const auto& name : models::bundled_classifiers()) {
       const auto* m = listed(QString::fromStdString(name));
-      QVERIFY2(m && m->classifier() && !m->user(), name.c_str());
+      QVERIFY2(m && m->kind_group() == "classifier" && !m->user(), name.c_str());
     }
     QVERIFY(listed("promoter") && listed("amp"));
 

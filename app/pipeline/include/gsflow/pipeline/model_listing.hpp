@@ -25,8 +25,6 @@ struct ListedModel {
   std::string error;     // why the file could not be read ("" when it could)
   std::map<std::string, double> metrics;  // as recorded in the checkpoint
 
-  // Scores sequences rather than generating them: a classifier, a regressor or a judge.
-  bool classifier() const { return !generator(); }
   bool generator() const { return kind.find("generator") == 0; }
   bool judge() const { return kind == "judge"; }
   // "generator", "classifier" (regressors too) or "judge": what delete_user_model's `kind` takes.
