@@ -32,7 +32,7 @@ std::vector<ObjectiveEntry> make_catalog() {
        "dna-promoter: gamma 18 takes the mean P(promoter) from 0.69 to 0.97 and the independent "
        "judge to just under the unguided p90; with --gamma-schedule rising and --steps 100, "
        "gamma 64 passes it at 1.8x the unguided 6-mer JS (at the default 16 steps 3.0x; "
-       "docs/benchmarks.md, Naturalness by default and Faster generation)",
+       "docs/notes/2026-12-06-guidance-before-leak-filter.md, Naturalness by default; docs/benchmarks.md, Faster generation)",
        16},
       {"gravy", "protein", "gravy[:TARGET]",
        "mean Kyte-Doolittle hydropathy (GRAVY; negative = hydrophilic)", "-4.5..4.5",
@@ -48,9 +48,9 @@ std::vector<ObjectiveEntry> make_catalog() {
       {"amp", "protein", "amp",
        "P(antimicrobial) of the bundled classifier (peptides 10-100 aa, Swiss-Prot)", "0..1", "",
        8.0,
-       "peptide, with the default natural:amp term: gamma 8 doubles the independent judge's mean "
-       "over unguided designs (2.1x) with residue composition inside real AMPs' range "
-       "(docs/benchmarks.md, Naturalness by default)"},
+       "peptide, with the default natural:amp term: gamma 8 raises the independent judge's mean "
+       "1.45x over unguided designs with residue composition and runs inside real AMPs' range "
+       "(docs/benchmarks.md, Input augmentation and the leak-free split)"},
       {"natural", "any", "natural:NAME|FILE",
        "composition inside the real class's band (letter and pair fractions; GC, or GRAVY and "
        "charge per residue): 0 inside, negative outside (a Huber penalty on the distance, in "

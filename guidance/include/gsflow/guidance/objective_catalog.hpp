@@ -17,8 +17,9 @@ struct ObjectiveEntry {
   std::string scores;    // what the score is (higher is better when guiding)
   std::string range;     // the score's range, e.g. "0..1"
   std::string argument;  // what the argument does ("" when it takes none)
-  // The gamma measured to move the bundled model's designs (docs/benchmarks.md, "Guidance" and
-  // "Guidance methods", with the default naturalness term); none where nothing was measured.
+  // The gamma measured to move the bundled model's designs (docs/benchmarks.md, "Guidance", and
+  // docs/notes/2026-12-06-guidance-before-leak-filter.md, with the default naturalness term); none
+  // where nothing was measured.
   std::optional<double> suggested_gamma;
   std::string gamma_note;  // where the suggestion comes from, or why there is none
   // Sampling steps at which guiding the bundled model by it was measured to keep its quality
