@@ -8,6 +8,7 @@
 #include <iostream>
 #include <optional>
 
+#include "gsflow/models/blas_kernels.hpp"
 #include "interrupt.hpp"
 #include "progress.hpp"
 
@@ -26,10 +27,10 @@ GeneratorRun train_generator(const TrainConfig& c, const models::Dataset& train_
     std::cerr << fmt::format("train {}: resuming at step {} of {}\n", c.name,
                              model.record().train_steps, c.train.steps);
   }
-  std::cerr << fmt::format("train {}: {} {} network, {} parameters, {} threads\n", c.name,
+  std::cerr << fmt::format("train {}: {} {} network, {} parameters, {} threads, BLAS {}\n", c.name,
                            engine::method_name(c.spec.method),
                            models::network_type_name(c.spec.network.type), model.parameter_count(),
-                           c.train.threads);
+                           c.train.threads, models::choose_blas_kernels());
 
   std::atomic<bool> cancel{false};
   std::optional<InterruptGuard> interrupt(std::in_place);

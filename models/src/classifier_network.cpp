@@ -3,7 +3,12 @@
 
 #include <limits>
 
+#include "gsflow/models/blas_kernels.hpp"
+
 namespace gsflow::models {
+
+// Before main, while no thread runs BLAS: the kernels every network's float32 products use.
+[[maybe_unused]] static const bool blas_chosen = !choose_blas_kernels().empty();
 
 void check_classifier_options(const ClassifierNetworkOptions& o, std::int64_t k,
                               std::int64_t min_length, std::int64_t max_length,

@@ -5,8 +5,12 @@
 #include <cmath>
 
 #include "architectures.hpp"
+#include "gsflow/models/blas_kernels.hpp"
 
 namespace gsflow::models {
+
+// Before main, while no thread runs BLAS: the kernels every network's float32 products use.
+[[maybe_unused]] static const bool blas_chosen = !choose_blas_kernels().empty();
 
 NetworkImpl::NetworkImpl(const ModelSpec& spec)
     : length(static_cast<std::int64_t>(spec.length)),

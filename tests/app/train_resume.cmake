@@ -18,6 +18,18 @@ endif()
 if(NOT last_err MATCHES "step 20/20")
   message(FATAL_ERROR "no progress line for step 20:\n${last_err}")
 endif()
+# The BLAS kernels are named; a core the user forces is kept (models/src/blas_kernels.cpp).
+if(NOT last_err MATCHES "threads, BLAS ([^\n]*)")
+  message(FATAL_ERROR "no BLAS kernels named:\n${last_err}")
+endif()
+if(CMAKE_MATCH_1 MATCHES "^OpenBLAS")
+  execute_process(COMMAND ${CMAKE_COMMAND} -E env OPENBLAS_CORETYPE=Haswell
+                          ${CMD} train --config ${CONFIG} --out ${WORK}/forced.ckpt --steps 1
+                  RESULT_VARIABLE rc ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0 OR NOT err MATCHES "threads, BLAS OpenBLAS Haswell\n")
+    message(FATAL_ERROR "OPENBLAS_CORETYPE=Haswell not kept (exit ${rc}):\n${err}")
+  endif()
+endif()
 run(2 train --config ${CONFIG} --out ${model} --steps 20)
 if(NOT last_err MATCHES "already exists")
   message(FATAL_ERROR "overwrite refusal does not say why:\n${last_err}")
