@@ -470,6 +470,33 @@ class ModelsStudioTest : public QObject {
     QVERIFY(!listed(QStringLiteral("tata-test")));
     QVERIFY(!window_->designPanel()->objectiveChoices().contains(QStringLiteral("tata-test")));
 
+    // A user classifier and a user judge of one name: the Delete button takes the selected row's
+    // kind; a name alone is refused, naming both files, and nothing goes.
+    const QString src = QStringLiteral(GSFLOW_SOURCE_DIR "/models/pretrained/");
+    QVERIFY(QDir().mkpath(userFile("judges")));
+    QVERIFY(QFile::copy(src + "classifiers/promoter.ckpt", userFile("classifiers/twin.ckpt")));
+    QVERIFY(QFile::copy(src + "judges/promoter.json", userFile("judges/twin.json")));
+    view_->reload();
+    QSignalSpy refused(view_, &ModelsView::errorShown);
+    QVERIFY(!view_->deleteModel(QStringLiteral("twin"), false));
+    QCOMPARE(refused.size(), 1);
+    QVERIFY(refused.front().front().toString().contains(userFile("judges/twin.json")));
+    closeMessageBoxes();
+    QVERIFY(QFile::exists(userFile("classifiers/twin.ckpt")) && QFile::exists(userFile("judges/twin.json")));
+    const int judgeRow = view_->model()->rowOf(QStringLiteral("twin"), QStringLiteral("judge"));
+    QVERIFY(judgeRow >= 0 && judgeRow != view_->model()->rowOf(QStringLiteral("twin")));
+    view_->table()->selectRow(judgeRow);
+    QCOMPARE(view_->selectedKindGroup(), QStringLiteral("judge"));
+    QTimer::singleShot(0, this, [] {
+      if (auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget()))
+        box->button(QMessageBox::Yes)->click();
+    });
+    QTest::mouseClick(view_->deleteButton(), Qt::LeftButton);
+    QTRY_VERIFY(!QFile::exists(userFile("judges/twin.json")));
+    QVERIFY(QFile::exists(userFile("classifiers/twin.ckpt")));
+    QVERIFY(view_->deleteModel(QStringLiteral("twin"), false));
+    QVERIFY(!QFile::exists(userFile("classifiers/twin.ckpt")));
+
     QVERIFY(view_->deleteModel(QStringLiteral("family-test"), false));
     QVERIFY(!QFile::exists(userFile("family-test.ckpt")));
     QVERIFY(!listed(QStringLiteral("family-test")));

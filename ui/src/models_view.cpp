@@ -130,7 +130,7 @@ ModelsView::ModelsView(QWidget* parent) : QWidget(parent) {
   connect(fineTune_, &QPushButton::clicked, this,
           [this] { openTrainingDialog(TrainingRequest::Kind::Generator); });
   connect(delete_, &QPushButton::clicked, this, [this] {
-    if (!selectedModel().isEmpty()) deleteModel(selectedModel(), true);
+    if (!selectedModel().isEmpty()) deleteModel(selectedModel(), true, selectedKindGroup());
   });
   connect(cancel_, &QPushButton::clicked, this, &ModelsView::cancelTraining);
   connect(table_->selectionModel(), &QItemSelectionModel::selectionChanged, this,
@@ -191,6 +191,13 @@ bool ModelsView::selectModel(const QString& name) {
 QString ModelsView::selectedModel() const {
   const auto rows = table_->selectionModel()->selectedRows();
   return rows.isEmpty() ? QString() : rows.front().data(ModelListModel::NameRole).toString();
+}
+
+QString ModelsView::selectedKindGroup() const {
+  const auto rows = table_->selectionModel()->selectedRows();
+  if (rows.isEmpty()) return {};
+  return QString::fromStdString(
+      model_->models()[static_cast<std::size_t>(rows.front().row())].kind_group());
 }
 
 void ModelsView::showSelected() {
@@ -274,8 +281,8 @@ void ModelsView::addPoint(const TrainingPoint& p) {
       {{tr("training loss"), loss_, {}}, {tr("validation %1").arg(metric_), validation_, {}}});
 }
 
-bool ModelsView::deleteModel(const QString& name, bool confirm) {
-  const int row = model_->rowOf(name);
+bool ModelsView::deleteModel(const QString& name, bool confirm, const QString& kindGroup) {
+  const int row = model_->rowOf(name, kindGroup);
   if (confirm && row >= 0 && model_->models()[static_cast<std::size_t>(row)].user()) {
     const auto& m = model_->models()[static_cast<std::size_t>(row)];
     if (QMessageBox::question(this, tr("Delete model"),
@@ -286,10 +293,9 @@ bool ModelsView::deleteModel(const QString& name, bool confirm) {
       return false;
   }
   try {
-    // The row's kind, so that a user classifier and a user judge of one name are told apart.
-    pipeline::delete_user_model(
-        name.toStdString(),
-        row >= 0 ? model_->models()[static_cast<std::size_t>(row)].kind_group() : std::string());
+    // Only the kind asked for: without it, a user classifier and a user judge of one name make
+    // delete_user_model refuse, naming both files.
+    pipeline::delete_user_model(name.toStdString(), kindGroup.toStdString());
   } catch (const std::exception& e) {
     showError(tr("Cannot delete the model"), QString::fromStdString(e.what()));
     return false;

@@ -25,10 +25,11 @@ void ModelListModel::setModels(std::vector<pipeline::ListedModel> models) {
   endResetModel();
 }
 
-int ModelListModel::rowOf(const QString& name) const {
-  const std::string key = name.toStdString();
+int ModelListModel::rowOf(const QString& name, const QString& kindGroup) const {
+  const std::string key = name.toStdString(), group = kindGroup.toStdString();
   for (std::size_t i = 0; i < models_.size(); ++i)
-    if (models_[i].name == key) return static_cast<int>(i);
+    if (models_[i].name == key && (group.empty() || models_[i].kind_group() == group))
+      return static_cast<int>(i);
   return -1;
 }
 

@@ -33,6 +33,7 @@ class ModelsView : public QWidget {
   void reload();
   bool selectModel(const QString& name);  // false when no model has that name
   QString selectedModel() const;          // "" when none
+  QString selectedKindGroup() const;      // the selected row's kind group, "" when none
 
   // Opens the training dialog (window-modal, not blocking); OK starts the training.
   TrainingDialog* openTrainingDialog(TrainingRequest::Kind kind);
@@ -41,8 +42,10 @@ class ModelsView : public QWidget {
   void cancelTraining();
   bool isTraining() const;
   // Deletes user model `name` (its file, card and profile); with `confirm` the user is asked
-  // first. Bundled models are refused with a dialog. False when nothing was deleted.
-  bool deleteModel(const QString& name, bool confirm = true);
+  // first. Bundled models are refused with a dialog. `kindGroup` ("generator", "classifier",
+  // "judge") picks between a user classifier and a user judge of one name; without it such a
+  // name is refused with a dialog naming both files. False when nothing was deleted.
+  bool deleteModel(const QString& name, bool confirm = true, const QString& kindGroup = {});
 
   ModelListModel* model() const { return model_; }
   QTableView* table() const { return table_; }

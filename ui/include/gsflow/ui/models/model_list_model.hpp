@@ -24,7 +24,9 @@ class ModelListModel : public QAbstractTableModel {
   void setModels(std::vector<pipeline::ListedModel> models);
   const std::vector<pipeline::ListedModel>& models() const { return models_; }
   // The first row of the model named `name`, or -1.
-  int rowOf(const QString& name) const;
+  // The first row of that name; with `kindGroup` ("generator", "classifier", "judge") the row of
+  // that name and kind (a user classifier and a user judge may share a name). -1 when none.
+  int rowOf(const QString& name, const QString& kindGroup = {}) const;
 
   int rowCount(const QModelIndex& parent = {}) const override;
   int columnCount(const QModelIndex& parent = {}) const override;
