@@ -24,7 +24,7 @@ int& command_exit_code() {
   return code;
 }
 
-std::unique_ptr<CLI::App> make_cli() {
+std::unique_ptr<CLI::App> make_cli(std::function<std::string()> setup_details) {
   auto app = std::make_unique<CLI::App>(
       "gsflow: controllable design of DNA and peptide sequences with Gumbel-Softmax flow "
       "matching",
@@ -38,16 +38,16 @@ std::unique_ptr<CLI::App> make_cli() {
   app->add_flag(
       "--consistent", global.consistent,
       "Use the scalar reference kernels (double accumulation): bit-reproducible on any CPU");
-  app->parse_complete_callback([&global] {
+  app->parse_complete_callback([&global, setup_details] {
     spdlog::set_default_logger(spdlog::stderr_color_st("gsflow"));
     spdlog::set_level(global.verbose ? spdlog::level::debug : spdlog::level::info);
     // The dispatch decision, once per process and by name (stored with every run).
     const engine::Kernels kernels(kernel_options());
-    spdlog::debug("kernels: {}{} (e.g. {}); OpenMP wait policy: {}",
+    spdlog::debug("kernels: {}{} (e.g. {}); OpenMP wait policy: {}{}",
                   engine::isa_name(kernels.isa()),
                   global.consistent ? ", forced by --consistent" : ", best this CPU supports",
                   kernels.kernel_name(engine::KernelOp::softmax, 4),
-                  pipeline::openmp_wait_policy());
+                  pipeline::openmp_wait_policy(), setup_details ? "; " + setup_details() : "");
   });
   return app;
 }

@@ -11,6 +11,7 @@
 #include "cli_main.hpp"
 #include "data_commands.hpp"
 #include "design_eval_commands.hpp"
+#include "gsflow/models/blas_kernels.hpp"
 #include "gsflow/pipeline/signals.hpp"
 #include "model_commands.hpp"
 #include "score_command.hpp"
@@ -23,7 +24,8 @@ int main(int argc, char** argv) {
   mallopt(M_MMAP_THRESHOLD, 32 << 20);
   mallopt(M_TRIM_THRESHOLD, 1 << 30);
 
-  auto app = gsflow::app::make_cli();
+  auto app = gsflow::app::make_cli(
+      [] { return "BLAS for the networks: " + gsflow::models::choose_blas_kernels(); });
   auto* bench =
       app->add_subcommand("bench", "Measure performance against baselines in the same run");
   bench->require_subcommand(1);

@@ -141,9 +141,9 @@ expect_rc 0 "$G" generate --help
 expect_rc 0 "$G" --version
 [[ $(cat out.txt) == "gsflow "* && $(wc -l <out.txt) == 1 ]] || fail "--version: $(cat out.txt)"
 
-# The kernel path (and OpenMP policy) is logged on stderr with -v only.
+# The kernel path (OpenMP policy, BLAS kernels) is logged on stderr with -v only.
 expect_rc 0 "$G" generate -n 1 --steps 2 --no-store --quiet -o q.fa
 ! grep -q "kernels:" err.txt || fail "kernels logged without -v"
 expect_rc 0 "$G" -v generate -n 1 --steps 2 --no-store --quiet -o q.fa
-expect_err "kernels: .*OpenMP wait policy"
+expect_err "kernels: .*OpenMP wait policy: [A-Z]*; BLAS for the networks: "
 echo "cli conventions: ok"
