@@ -317,12 +317,12 @@ engine::Denoiser Model::denoiser(const engine::Kernels& kernels, int threads,
 
 Precision Model::resolve_precision(Precision precision, bool consistent) const {
   if (precision != Precision::automatic) return precision;
-  // Measured (docs/benchmarks.md, "Faster generation"): bfloat16 halves the transformer's time
-  // on AVX-512 BF16 / AMX and slows the dilated CNN down (oneDNN reorders its weights per call).
-  const bool bf16_units = __builtin_cpu_supports("avx512bf16");
-  return !consistent && bf16_units && impl_->spec.network.type == NetworkType::transformer
-             ? Precision::bfloat16
-             : Precision::float32;
+  // float32 for every network. bfloat16 once halved the transformer's time on AVX-512 BF16, but
+  // only against float32 products on OpenBLAS's SSE3 fallback; with the AVX-512 kernels
+  // (blas_kernels.cpp) float32 is the faster of the two there too, and it slows the dilated CNN
+  // (docs/notes/2026-12-06-blas-kernels.md). bfloat16 stays an option.
+  (void)consistent;
+  return Precision::float32;
 }
 
 Network& Model::Impl::inference(Precision precision) {

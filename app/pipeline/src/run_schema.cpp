@@ -223,7 +223,7 @@ std::vector<RunParam> make_schema() {
                           [](RunParams& p) -> auto& { return p.sampler.grid; })),
       absent_means("float32",
                    choice("precision", models::kPrecisionNames,
-                          "Network number type: auto (bfloat16 where measured faster), float32 "
+                          "Network number type: auto (float32, measured fastest), float32 "
                           "or bfloat16; a stored run records what auto chose",
                           [](RunParams& p) -> auto& { return p.precision; })),
       choice("decode", kDecodeNames,

@@ -27,7 +27,7 @@ class ModelError : public std::runtime_error {
 // generation"). bfloat16 runs the body's matrix products on the CPU's bfloat16 units (AVX-512
 // BF16 / AMX) with float32 time features, likelihood skip and outputs; it changes the sequences.
 enum class Precision {
-  automatic,  // bfloat16 where it was measured faster (transformers on CPUs with AVX-512 BF16)
+  automatic,  // what was measured fastest: float32 (Model::resolve_precision)
   float32,
   bfloat16,
 };
