@@ -96,12 +96,12 @@ Sequences generate_n(const models::Model& model, pipeline::RunParams p, std::siz
   return std::move(result.sequences);
 }
 
-std::string config_text(const pipeline::RunParams& p, const models::Model& model) {
+std::string config_text(const pipeline::RunParams& p) {
   return fmt::format("{} steps, {} grid, {}, {}", pipeline::resolved_steps(p),
                      engine::kTimeGridNames.name(p.sampler.grid),
                      engine::integrator_name(p.sampler.integrator),
                      models::kPrecisionNames.name(
-                         model.resolve_precision(p.precision, p.consistent)));
+                         models::resolve_precision(p.precision)));
 }
 
 void write_fasta(const std::string& file, const Sequences& set,
@@ -160,7 +160,7 @@ json run_case(const Case& c, const BenchGenerateCli& cli) {
     q.tata_window = m.tata.window_fraction;
     if (judge) q.judge_mean = mean(judge->probabilities(set));
     const double per100 = median(measured[k].seconds) * 100.0 / static_cast<double>(cli.time_n);
-    json j{{"config", config_text(*configs[k], model)},
+    json j{{"config", config_text(*configs[k])},
            {"steps", pipeline::resolved_steps(*configs[k])},
            {"seconds_per_100", per100},
            {"seconds", measured[k].seconds},

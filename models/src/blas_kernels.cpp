@@ -60,9 +60,12 @@ std::string choose() {
   if (std::getenv("OPENBLAS_CORETYPE") != nullptr || init == nullptr || quit == nullptr ||
       target.empty() || !pre_avx2_core(chosen))
     return "OpenBLAS " + chosen;
-  setenv("OPENBLAS_CORETYPE", target.c_str(), 0);  // children (gsflow-compute) load it directly
+  // The library's own choice reads the variable; unset after, so that a user's OPENBLAS_CORETYPE
+  // stays told apart from ours (child processes make this choice again themselves).
+  setenv("OPENBLAS_CORETYPE", target.c_str(), 0);
   quit();
   init();
+  unsetenv("OPENBLAS_CORETYPE");
   const std::string now = corename() ? corename() : "";
   return "OpenBLAS " + now + " (by the CPU's features; the library chose " + chosen + ")";
 }

@@ -315,16 +315,6 @@ engine::Denoiser Model::denoiser(const engine::Kernels& kernels, int threads,
   return make_denoiser(impl_.get(), kernels, threads, &lengths, precision);
 }
 
-Precision Model::resolve_precision(Precision precision, bool consistent) const {
-  if (precision != Precision::automatic) return precision;
-  // float32 for every network. bfloat16 once halved the transformer's time on AVX-512 BF16, but
-  // only against float32 products on OpenBLAS's SSE3 fallback; with the AVX-512 kernels
-  // (blas_kernels.cpp) float32 is the faster of the two there too, and it slows the dilated CNN
-  // (docs/notes/2026-12-06-blas-kernels.md). bfloat16 stays an option.
-  (void)consistent;
-  return Precision::float32;
-}
-
 Network& Model::Impl::inference(Precision precision) {
   if (precision != Precision::bfloat16) return inference();
   const std::lock_guard<std::mutex> lock(bf16_mutex);

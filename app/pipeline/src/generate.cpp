@@ -213,8 +213,7 @@ GenerateResult generate(const models::Model& model, const GenerateRequest& reque
     else if (steer)
       guide = std::move(steer);
   }
-  const models::Precision precision =
-      model.resolve_precision(request.precision, request.consistent);
+  const models::Precision precision = models::resolve_precision(request.precision);
   const engine::Denoiser fixed =
       padded ? engine::Denoiser{} : timed(model.denoiser(kernels, request.threads, precision));
   std::vector<std::uint16_t> batch_lengths;

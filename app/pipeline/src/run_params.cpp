@@ -107,7 +107,6 @@ GenerateRequest to_request(const RunParams& params) {
   request.sampler.steps = resolved_steps(params);
   request.threads = params.threads;
   request.precision = params.precision;
-  request.consistent = params.consistent;
   request.guidance = params.guidance;
   request.design = params.design;
   return request;

@@ -114,7 +114,7 @@ StoredRunOutcome run_and_store(StoredRunOptions options, const StoredRunHooks& h
                                 ": " + outcome.model_file + " is a " +
                                 engine::method_name(spec.method) + " model");
   params.sampler.method = spec.method;
-  params.precision = model.resolve_precision(params.precision, params.consistent);  // recorded
+  params.precision = models::resolve_precision(params.precision);  // recorded
   params.sampler.steps = resolved_steps(params);  // recorded: 0 (auto) is today's default only
   outcome.steps = params.sampler.steps;
   outcome.method = engine::method_name(spec.method);

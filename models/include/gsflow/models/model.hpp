@@ -27,10 +27,18 @@ class ModelError : public std::runtime_error {
 // generation"). bfloat16 runs the body's matrix products on the CPU's bfloat16 units (AVX-512
 // BF16 / AMX) with float32 time features, likelihood skip and outputs; it changes the sequences.
 enum class Precision {
-  automatic,  // what was measured fastest: float32 (Model::resolve_precision)
+  automatic,  // what was measured fastest: float32 (resolve_precision)
   float32,
   bfloat16,
 };
+// What Precision::automatic means: float32 for every network. bfloat16 once halved the
+// transformer's time on AVX-512 BF16, but only against float32 products on OpenBLAS's SSE3
+// fallback; with the AVX-512 kernels (blas_kernels.hpp) float32 is the faster of the two, and
+// bfloat16 slows the dilated CNN (docs/notes/2026-12-06-blas-kernels.md). Others are returned as
+// they are.
+inline Precision resolve_precision(Precision precision) {
+  return precision == Precision::automatic ? Precision::float32 : precision;
+}
 inline constexpr engine::EnumNames<Precision, 3> kPrecisionNames{
     "precision",
     {{{Precision::automatic, "auto"},
@@ -154,9 +162,6 @@ class Model {
   engine::Denoiser denoiser(const engine::Kernels& kernels, int threads,
                             const std::vector<std::uint16_t>& lengths,
                             Precision precision = Precision::float32) const;
-  // What Precision::automatic means for this model on this CPU (float32 when `consistent`: the
-  // bit-reproducible kernels stay on one number type); other values are returned as they are.
-  Precision resolve_precision(Precision precision, bool consistent = false) const;
 
   struct Impl;
   Impl& impl() { return *impl_; }

@@ -28,9 +28,8 @@ struct GenerateRequest {
   // Sampler settings; `method` is taken from the model (a mismatch throws).
   engine::SamplerOptions sampler;
   int threads = 1;  // LibTorch intra-op threads for the network
-  // The network's number type (automatic: Model::resolve_precision, float32 under consistent).
+  // The network's number type (automatic: models::resolve_precision).
   models::Precision precision = models::Precision::automatic;
-  bool consistent = false;  // only read to resolve `precision`
   // STGFlow guidance; inactive (no terms, or gamma 0) = unguided, bit for bit.
   guidance::GuidanceOptions guidance;
   // Fixed letters, constraints, start sequences (design.hpp); inactive = free generation.
