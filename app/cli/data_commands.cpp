@@ -1,4 +1,4 @@
-// `gsflow data dna|peptides|split-peptides|drop-leaks|manifest`: the real-data pipeline of docs/data.md. Every
+// `gsflow data dna|peptides|split-peptides|drop-leaks|protein-windows|manifest`: the real-data pipeline of docs/data.md. Every
 // choice that selects or drops sequences is deterministic (input order, or a seeded hash) and is
 // counted in the folder's summary.json, which `data manifest` gathers into manifest.json.
 #include "data_commands.hpp"
@@ -38,18 +38,13 @@ using engine::FastaRecord;
 using engine::InputError;
 using nlohmann::ordered_json;
 using data_files::parse_fields;
+using data_files::seeded_hash;
 using data_files::read_json;
 using data_files::write_json;
 
 // The three splits in the order of their priority when identical sequences meet (see dedup).
 enum Split : int { kTrain = 0, kValidation = 1, kTest = 2 };
 constexpr std::array<const char*, 3> kSplitNames{"train", "validation", "test"};
-
-// The seeded hash every random-looking choice uses: mix64(FNV-1a-64(text) ^ mix64(seed)). Fixed
-// here so that a seed recorded in a manifest reproduces the same selection on any machine.
-std::uint64_t seeded_hash(std::uint64_t seed, std::string_view text) {
-  return engine::mix64(engine::fnv1a64(text.data(), text.size()) ^ engine::mix64(seed));
-}
 
 std::string upper(std::string s) {
   for (char& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
@@ -813,6 +808,7 @@ void add_data_commands(CLI::App& app) {
   s->callback([split] { run_split_peptides(*split); });
 
   add_drop_leaks_command(*data);
+  add_protein_windows_command(*data);
 
   auto manifest = std::make_shared<std::pair<std::string, std::string>>();
   auto* m = data->add_subcommand(

@@ -7,10 +7,14 @@
 
 namespace gsflow::app {
 
-// Registers the `data` subcommand group (dna, peptides, split-peptides, drop-leaks, manifest) under `app`.
+// Registers the `data` subcommand group (dna, peptides, split-peptides, drop-leaks, protein-windows,
+// manifest) under `app`.
 void add_data_commands(CLI::App& app);
 
 // Registers `data drop-leaks` under the `data` group (data_leaks.cpp).
 void add_drop_leaks_command(CLI::App& data);
+
+// Registers `data protein-windows` under the `data` group (data_windows.cpp).
+void add_protein_windows_command(CLI::App& data);
 
 }  // namespace gsflow::app

@@ -1,17 +1,27 @@
-// Small file helpers shared by the `gsflow data` commands (data_commands.cpp, data_leaks.cpp):
-// summary JSON in and out, and the key=value fields of the pipeline's FASTA headers.
+// Small helpers shared by the `gsflow data` commands (data_commands.cpp, data_leaks.cpp,
+// data_windows.cpp): summary JSON in and out, the key=value fields of the pipeline's FASTA headers
+// and the seeded hash of every selection.
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 #include "gsflow/engine/errors.hpp"
+#include "gsflow/engine/hash.hpp"
 
 namespace gsflow::app::data_files {
+
+// The seeded hash every random-looking choice uses: mix64(FNV-1a-64(text) ^ mix64(seed)). Fixed
+// here so that a seed recorded in a manifest reproduces the same selection on any machine.
+inline std::uint64_t seeded_hash(std::uint64_t seed, std::string_view text) {
+  return engine::mix64(engine::fnv1a64(text.data(), text.size()) ^ engine::mix64(seed));
+}
 
 inline void write_json(const std::filesystem::path& path, const nlohmann::ordered_json& j) {
   std::ofstream out(path);

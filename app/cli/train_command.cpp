@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <iostream>
+#include <iterator>
 
 #include "fine_tune.hpp"
 #include "generator_training.hpp"
@@ -31,12 +32,21 @@ void run_train(const TrainCli& cli) {
   c.train.checkpoint_file = c.output + ".state";
 
   const engine::Alphabet& alphabet = alphabet_named(c.alphabet, cli.config + ": data.alphabet");
-  const auto train_path = data_file(c.train_file, cli.data);
   const auto val_path = data_file(c.validation_file, cli.data);
-  auto train_set = read_sequences(train_path, alphabet, c.min_length, c.spec.length);
+  Sequences train_set;
+  std::string train_paths;
+  for (const auto& file : c.train_files) {
+    const auto path = data_file(file, cli.data);
+    auto part = read_sequences(path, alphabet, c.min_length, c.spec.length);
+    if (c.train_files.size() > 1)
+      std::cerr << fmt::format("train {}: {} training sequences in {}\n", c.name, part.size(), path);
+    train_set.insert(train_set.end(), std::make_move_iterator(part.begin()),
+                     std::make_move_iterator(part.end()));
+    train_paths += (train_paths.empty() ? "" : ", ") + path;
+  }
   const auto val_set = read_sequences(val_path, alphabet, c.min_length, c.spec.length);
   std::cerr << fmt::format("train {}: {} training sequences ({}), {} validation ({})\n", c.name,
-                           train_set.size(), train_path, val_set.size(), val_path);
+                           train_set.size(), train_paths, val_set.size(), val_path);
   if (!c.oversample.empty()) {
     std::vector<std::size_t> matched;
     train_set = oversample(train_set, c.oversample, &matched);

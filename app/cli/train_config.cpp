@@ -126,7 +126,17 @@ TrainConfig read_train_config(const std::string& file) {
 
   Section data = root.sub("data");
   c.alphabet = data.get<std::string>("alphabet");
-  c.train_file = data.get<std::string>("train");
+  const json train_files = data.get<json>("train");
+  if (train_files.is_string()) {
+    c.train_files = {train_files.get<std::string>()};
+  } else if (train_files.is_array() && !train_files.empty() &&
+             std::all_of(train_files.begin(), train_files.end(),
+                         [](const json& f) { return f.is_string(); })) {
+    c.train_files = train_files.get<std::vector<std::string>>();
+  } else {
+    throw std::invalid_argument(data.where("train") +
+                                " must be a FASTA file or a non-empty list of FASTA files");
+  }
   c.validation_file = data.get<std::string>("validation");
   c.min_length = data.get<std::size_t>("min_length", 1);
   const json oversample = data.get<json>("oversample", json());

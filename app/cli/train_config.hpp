@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "config_section.hpp"
 #include "gsflow/models/model.hpp"
@@ -13,7 +14,9 @@ namespace gsflow::app {
 struct TrainConfig {
   std::string name;                 // model name, e.g. "dna-promoter"
   std::string alphabet;             // "dna" or "protein"
-  std::string train_file;           // FASTA, relative to the data folder unless absolute
+  // data.train: one FASTA file or a list, relative to the data folder unless absolute; a list's
+  // files are read in order and joined (a file named twice is used twice).
+  std::vector<std::string> train_files;
   std::string validation_file;      // FASTA, same
   std::size_t min_length = 1;       // shortest accepted training sequence
   // data.oversample: training sequences repeated when a motif starts in a position range (DNA);

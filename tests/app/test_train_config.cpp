@@ -50,7 +50,7 @@ TEST(TrainConfig, CommittedConfigsParse) {
     ASSERT_NO_THROW(c = read_train_config(file.string()));
     EXPECT_EQ(c.name, file.stem().string());  // the name is the file's
     EXPECT_FALSE(c.output.empty());
-    EXPECT_FALSE(c.train_file.empty());
+    EXPECT_FALSE(c.train_files.empty());
     EXPECT_FALSE(c.validation_file.empty());
     EXPECT_GT(c.train.steps, 0);
     EXPECT_EQ(c.spec.alphabet, c.alphabet);
@@ -73,7 +73,10 @@ TEST(TrainConfig, CommittedValuesArrive) {
     const json& d = j.at("data");
     EXPECT_EQ(c.alphabet, d.at("alphabet").get<std::string>());
     EXPECT_EQ(c.spec.k, c.alphabet == "dna" ? 4u : 20u);
-    EXPECT_EQ(c.train_file, d.at("train").get<std::string>());
+    const json& train = d.at("train");
+    EXPECT_EQ(c.train_files, train.is_string()
+                                 ? std::vector<std::string>{train.get<std::string>()}
+                                 : train.get<std::vector<std::string>>());
     EXPECT_EQ(c.validation_file, d.at("validation").get<std::string>());
     if (d.contains("min_length")) {
       EXPECT_EQ(c.min_length, d["min_length"].get<std::size_t>());
@@ -189,6 +192,23 @@ void expect_config_error(const std::function<void(json&)>& edit, const std::stri
     }
   }
   fs::remove(file);
+}
+
+// data.train takes one file or a list (joined in order, a repeated file used twice); anything
+// else is named.
+TEST(TrainConfig, TrainFileList) {
+  json j = read_json(kConfigs / "peptide.json");
+  j["data"]["train"] = {"peptide/train.fasta", "peptide/windows.fasta", "peptide/train.fasta"};
+  const std::string file = temp_path("list.json");
+  std::ofstream(file, std::ios::trunc) << j.dump(2);
+  const TrainConfig c = read_train_config(file);
+  fs::remove(file);
+  EXPECT_EQ(c.train_files, (std::vector<std::string>{"peptide/train.fasta", "peptide/windows.fasta",
+                                                      "peptide/train.fasta"}));
+  const std::string what = "must be a FASTA file or a non-empty list of FASTA files";
+  expect_config_error([](json& j) { j["data"]["train"] = 3; }, "data.train", what);
+  expect_config_error([](json& j) { j["data"]["train"] = json::array(); }, "data.train", what);
+  expect_config_error([](json& j) { j["data"]["train"] = {"a.fasta", 2}; }, "data.train", what);
 }
 
 TEST(TrainConfig, UnknownKeysAreNamed) {
