@@ -156,15 +156,20 @@ void run_protein_windows(const WindowOptions& opt) {
     for (const std::size_t h : open) queries.push_back(held_out[h]);
     const auto hits = evaluation::nearest_training_hits(queries, left_seqs, align);
     std::vector<std::size_t> still;
+    std::size_t removed_now = 0;
     for (std::size_t q = 0; q < hits.size(); ++q) {
       const double share =
           static_cast<double>(hits[q].matches) / static_cast<double>(queries[q].size());
       if (share < opt.identity) continue;
-      removed[left[hits[q].training]] = 1;
+      char& r = removed[left[hits[q].training]];
+      removed_now += r == 0;
+      r = 1;
       still.push_back(open[q]);
     }
-    spdlog::info("data protein-windows: round {}: {} held-out peptides aligned, {} windows removed",
-                 rounds, queries.size(), still.size());
+    spdlog::info(
+        "data protein-windows: round {}: {} held-out peptides aligned, {} with a window at >= {:.2f} "
+        "({} windows removed)",
+        rounds, queries.size(), still.size(), opt.identity, removed_now);
     open = std::move(still);
   }
 
