@@ -384,10 +384,7 @@ class GoGraph {
 
 std::string amp_name(int amp) { return amp < 0 ? "NA" : std::to_string(amp); }
 
-bool standard_only(const std::string& s) {
-  const auto& protein = engine::protein_alphabet();
-  return std::all_of(s.begin(), s.end(), [&](char c) { return protein.contains(c); });
-}
+using data_files::standard_only;
 
 void run_peptides(const PeptideOptions& opt) {
   GoGraph go(opt.go_graph);

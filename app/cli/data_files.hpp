@@ -1,6 +1,6 @@
 // Small helpers shared by the `gsflow data` commands (data_commands.cpp, data_leaks.cpp,
-// data_windows.cpp): summary JSON in and out, the key=value fields of the pipeline's FASTA headers
-// and the seeded hash of every selection.
+// data_windows.cpp): summary JSON in and out, the key=value fields of the pipeline's FASTA headers,
+// the seeded hash of every selection and small sequence helpers.
 #pragma once
 
 #include <cstdint>
@@ -11,8 +11,11 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <vector>
 
+#include "gsflow/engine/alphabet.hpp"
 #include "gsflow/engine/errors.hpp"
+#include "gsflow/engine/fasta.hpp"
 #include "gsflow/engine/hash.hpp"
 
 namespace gsflow::app::data_files {
@@ -21,6 +24,22 @@ namespace gsflow::app::data_files {
 // here so that a seed recorded in a manifest reproduces the same selection on any machine.
 inline std::uint64_t seeded_hash(std::uint64_t seed, std::string_view text) {
   return engine::mix64(engine::fnv1a64(text.data(), text.size()) ^ engine::mix64(seed));
+}
+
+// True when every letter is one of the 20 standard amino acids.
+inline bool standard_only(const std::string& s) {
+  const auto& protein = engine::protein_alphabet();
+  for (const char c : s)
+    if (!protein.contains(c)) return false;
+  return true;
+}
+
+// The sequences of FASTA records, in order.
+inline std::vector<std::string> sequences_of(const std::vector<engine::FastaRecord>& records) {
+  std::vector<std::string> out;
+  out.reserve(records.size());
+  for (const auto& r : records) out.push_back(r.sequence);
+  return out;
 }
 
 inline void write_json(const std::filesystem::path& path, const nlohmann::ordered_json& j) {

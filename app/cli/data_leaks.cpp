@@ -50,12 +50,7 @@ struct LeakOptions {
 // The thresholds of the report: the share of held-out (and shuffled) peptides at or above each.
 constexpr std::array<double, 7> kReportThresholds{0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9};
 
-std::vector<std::string> sequences_of(const std::vector<FastaRecord>& records) {
-  std::vector<std::string> out;
-  out.reserve(records.size());
-  for (const auto& r : records) out.push_back(r.sequence);
-  return out;
-}
+using data_files::sequences_of;
 
 std::vector<double> identities(const std::vector<evaluation::NearestHit>& hits,
                                const std::vector<std::string>& queries) {

@@ -53,17 +53,8 @@ struct WindowOptions {
   std::string output = "windows.fasta";  // in dir
 };
 
-bool standard_only(const std::string& s) {
-  const auto& protein = engine::protein_alphabet();
-  return std::all_of(s.begin(), s.end(), [&](char c) { return protein.contains(c); });
-}
-
-std::vector<std::string> sequences_of(const std::vector<FastaRecord>& records) {
-  std::vector<std::string> out;
-  out.reserve(records.size());
-  for (const auto& r : records) out.push_back(r.sequence);
-  return out;
-}
+using data_files::sequences_of;
+using data_files::standard_only;
 
 struct Candidate {
   std::uint64_t key;  // seeded hash of the sequence: the order proteins are taken in

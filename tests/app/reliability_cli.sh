@@ -145,8 +145,10 @@ non_finite)
   ;;
 merge_in_progress)
   # A run merged while it is still being written is copied as interrupted; merging again after
-  # it finished brings the copy up to date.
-  "$G" generate --model dna-promoter --steps 20 --n 32 --batch 8 --threads 1 --quiet \
+  # it finished brings the copy up to date. 100 steps a batch keep the writer busy for seconds
+  # after the first batch (at 20 steps and 4 batches it could finish before the first merge on a
+  # loaded machine).
+  "$G" generate --model dna-promoter --steps 100 --n 48 --batch 8 --threads 1 --quiet \
     --db s.sqlite --name grow --out grow.fa 2>grow.err &
   p=$!
   wait_for_run s.sqlite grow 8
@@ -159,8 +161,8 @@ merge_in_progress)
   python3 - <<'PY'
 import json
 early, late = json.load(open("early.json")), json.load(open("late.json"))
-assert early["status"] == "interrupted" and early["completed"] < 32, early
-assert late["status"] == "completed" and late["completed"] == 32, late
+assert early["status"] == "interrupted" and early["completed"] < 48, early
+assert late["status"] == "completed" and late["completed"] == 48, late
 PY
   "$G" export grow --db m.sqlite --fasta merged.fa 2>/dev/null
   cmp <(grep -v '^>' grow.fa) <(grep -v '^>' merged.fa) || fail "merged sequences differ"
