@@ -42,13 +42,13 @@ using engine::FastaRecord;
 using nlohmann::ordered_json;
 
 struct WindowOptions {
-  std::string blast_db;                // base path of goasp.fasta.{pin,psq,phr}
-  std::string dir;                     // data/peptide after `data drop-leaks`
-  std::size_t proteins = 50000;        // proteins to cut one window from each
+  std::string blast_db;                  // base path of goasp.fasta.{pin,psq,phr}
+  std::string dir;                       // data/peptide after `data drop-leaks`
+  std::size_t proteins = 50000;          // proteins to cut one window from each
   std::size_t min_protein_length = 101;  // longer than every peptide (10-100 aa)
-  double identity = 0.5;               // the leak rule of drop-leaks
+  double identity = 0.5;                 // the leak rule of drop-leaks
   std::uint64_t seed = 1;
-  int threads = 0;                     // 0: every core
+  int threads = 0;  // 0: every core
   std::vector<std::string> held_out{"validation", "test", "test-extra"};
   std::string output = "windows.fasta";  // in dir
 };
@@ -116,10 +116,10 @@ void run_protein_windows(const WindowOptions& opt) {
         lengths[data_files::seeded_hash(opt.seed, accession + ":length") % lengths.size()];
     const std::size_t from =
         data_files::seeded_hash(opt.seed, accession + ":start") % (seq.size() - len + 1);
-    windows.push_back(FastaRecord{
-        fmt::format("{}/{}-{}", accession, from + 1, from + len),
-        fmt::format("source=metastudent protein_len={} len={}", seq.size(), len),
-        seq.substr(from, len), 0});
+    windows.push_back(
+        FastaRecord{fmt::format("{}/{}-{}", accession, from + 1, from + len),
+                    fmt::format("source=metastudent protein_len={} len={}", seq.size(), len),
+                    seq.substr(from, len), 0});
   }
 
   // The leak guard, in rounds: each round aligns the held-out peptides still in question against
@@ -158,14 +158,16 @@ void run_protein_windows(const WindowOptions& opt) {
       still.push_back(open[q]);
     }
     spdlog::info(
-        "data protein-windows: round {}: {} held-out peptides aligned, {} with a window at >= {:.2f} "
+        "data protein-windows: round {}: {} held-out peptides aligned, {} with a window at >= "
+        "{:.2f} "
         "({} windows removed)",
         rounds, queries.size(), still.size(), opt.identity, removed_now);
     open = std::move(still);
   }
 
   std::vector<FastaRecord> kept, leaks;
-  for (std::size_t w = 0; w < windows.size(); ++w) (removed[w] ? leaks : kept).push_back(windows[w]);
+  for (std::size_t w = 0; w < windows.size(); ++w)
+    (removed[w] ? leaks : kept).push_back(windows[w]);
   engine::write_fasta((dir / opt.output).string(), kept);
   fs::create_directories(dir / "work");
   engine::write_fasta((dir / "work" / ("leaks-" + opt.output)).string(), leaks);
@@ -197,7 +199,8 @@ void run_protein_windows(const WindowOptions& opt) {
       {"seconds", seconds}};
   data_files::write_json(summary_path, summary);
   spdlog::info(
-      "data protein-windows: {} proteins >= {} aa; {} windows written to {} ({} removed as too close "
+      "data protein-windows: {} proteins >= {} aa; {} windows written to {} ({} removed as too "
+      "close "
       "to a held-out peptide, {} rounds, {:.0f} s)",
       standard, opt.min_protein_length, kept.size(), (dir / opt.output).string(), leaks.size(),
       rounds, seconds);
@@ -211,8 +214,7 @@ void add_protein_windows_command(CLI::App& data) {
       "protein-windows",
       "Cut peptide-length windows from longer metastudent proteins as extra training data, kept "
       "leak-free against the held-out splits (after drop-leaks)");
-  c->add_option("--blast-db", opt->blast_db, "BLAST db base, e.g. .../BPO/goasp.fasta")
-      ->required();
+  c->add_option("--blast-db", opt->blast_db, "BLAST db base, e.g. .../BPO/goasp.fasta")->required();
   c->add_option("--dir", opt->dir, "Peptide folder after `data drop-leaks`")
       ->required()
       ->check(CLI::ExistingDirectory);
