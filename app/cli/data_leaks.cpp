@@ -20,11 +20,11 @@
 #include <set>
 #include <sstream>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "data_commands.hpp"
 #include "data_files.hpp"
+#include "leak_rule.hpp"
 #include "gsflow/engine/errors.hpp"
 #include "gsflow/engine/fasta.hpp"
 #include "gsflow/evaluation/protein_likeness.hpp"
@@ -52,13 +52,7 @@ constexpr std::array<double, 7> kReportThresholds{0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 
 
 using data_files::sequences_of;
 
-std::vector<double> identities(const std::vector<evaluation::NearestHit>& hits,
-                               const std::vector<std::string>& queries) {
-  std::vector<double> out(hits.size());
-  for (std::size_t i = 0; i < hits.size(); ++i)
-    out[i] = static_cast<double>(hits[i].matches) / static_cast<double>(queries[i].size());
-  return out;
-}
+using leak_rule::reproduced_shares;
 
 double share_at_least(const std::vector<double>& values, double t) {
   if (values.empty()) return 0.0;
@@ -108,9 +102,7 @@ void run_drop_leaks(const LeakOptions& opt) {
   const fs::path dir(opt.dir);
   const auto train_path = (dir / "train.fasta").string();
   const auto train = sequences_of(engine::read_fasta(train_path));
-  evaluation::AlignmentOptions align;
-  align.threads = opt.threads > 0 ? opt.threads
-                                  : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  const auto align = leak_rule::alignment_options(opt.threads);
 
   const fs::path summary_path = dir / "summary.json";
   ordered_json summary =
@@ -136,7 +128,7 @@ void run_drop_leaks(const LeakOptions& opt) {
     const auto records = engine::read_fasta(path.string());
     const auto queries = sequences_of(records);
     const auto hits = evaluation::nearest_training_hits(queries, train, align);
-    const auto ids = identities(hits, queries);
+    const auto ids = reproduced_shares(hits, queries);
     // The chance level on every k-th peptide (k = ceil(n / chance_sample)): a seventh of the
     // alignments of the full set at the defaults, which keeps scripts/fetch-data short on CI.
     std::vector<std::string> sample;
@@ -147,7 +139,7 @@ void run_drop_leaks(const LeakOptions& opt) {
     for (std::size_t i = 0; i < queries.size(); i += stride) sample.push_back(queries[i]);
     const auto shuffled = evaluation::shuffle_letters(sample, opt.seed);
     const auto shuffled_ids =
-        identities(evaluation::nearest_training_hits(shuffled, train, align), shuffled);
+        reproduced_shares(evaluation::nearest_training_hits(shuffled, train, align), shuffled);
 
     std::vector<FastaRecord> kept, leaks;
     for (std::size_t i = 0; i < records.size(); ++i) {

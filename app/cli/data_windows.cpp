@@ -19,7 +19,6 @@
 #include <chrono>
 #include <filesystem>
 #include <string>
-#include <thread>
 #include <unordered_set>
 #include <utility>
 #include <vector>
@@ -31,6 +30,7 @@
 #include "gsflow/engine/errors.hpp"
 #include "gsflow/engine/fasta.hpp"
 #include "gsflow/evaluation/protein_likeness.hpp"
+#include "leak_rule.hpp"
 #include "validators.hpp"
 
 namespace gsflow::app {
@@ -68,11 +68,11 @@ void run_protein_windows(const WindowOptions& opt) {
   std::vector<std::size_t> lengths;
   for (const auto& r : engine::read_fasta(train_path)) lengths.push_back(r.sequence.size());
   if (lengths.empty()) throw engine::InputError(train_path, 0, "no training peptides");
-  std::sort(lengths.begin(), lengths.end());
-  if (lengths.back() >= opt.min_protein_length)
+  const std::size_t longest = *std::max_element(lengths.begin(), lengths.end());
+  if (longest >= opt.min_protein_length)
     throw std::invalid_argument(fmt::format(
         "--min-protein-length {} must exceed the longest training peptide ({} residues in {})",
-        opt.min_protein_length, lengths.back(), train_path));
+        opt.min_protein_length, longest, train_path));
 
   std::vector<std::string> held_out;
   ordered_json held_out_files = ordered_json::object();
@@ -125,10 +125,7 @@ void run_protein_windows(const WindowOptions& opt) {
   // The leak guard, in rounds: each round aligns the held-out peptides still in question against
   // the windows left, and removes every window that reproduces >= identity of a peptide it is the
   // best hit of.
-  evaluation::AlignmentOptions align;
-  align.threads = opt.threads > 0
-                      ? opt.threads
-                      : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  const auto align = leak_rule::alignment_options(opt.threads);
   std::vector<char> removed(windows.size(), 0);
   std::vector<std::size_t> open(held_out.size());
   for (std::size_t i = 0; i < open.size(); ++i) open[i] = i;
@@ -149,18 +146,15 @@ void run_protein_windows(const WindowOptions& opt) {
     std::vector<std::size_t> still;
     std::size_t removed_now = 0;
     for (std::size_t q = 0; q < hits.size(); ++q) {
-      const double share =
-          static_cast<double>(hits[q].matches) / static_cast<double>(queries[q].size());
-      if (share < opt.identity) continue;
+      if (leak_rule::reproduced_share(hits[q], queries[q]) < opt.identity) continue;
       char& r = removed[left[hits[q].training]];
       removed_now += r == 0;
       r = 1;
       still.push_back(open[q]);
     }
     spdlog::info(
-        "data protein-windows: round {}: {} held-out peptides aligned, {} with a window at >= "
-        "{:.2f} "
-        "({} windows removed)",
+        "data protein-windows: round {}: {} held-out peptides aligned, {} with a window "
+        "at >= {:.2f} ({} windows removed)",
         rounds, queries.size(), still.size(), opt.identity, removed_now);
     open = std::move(still);
   }
