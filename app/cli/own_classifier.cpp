@@ -100,7 +100,7 @@ std::string metric_text(const Metrics& m, OwnTask task) {
 // Names that --guide already gives another meaning (properties, parametrised objectives).
 void check_name(const std::string& name) {
   check_user_model_name(name);
-  std::set<std::string> taken = {"classifier", "natural", "kmers"};
+  std::set<std::string> taken = {"classifier", "natural"};
   const auto classifiers = models::bundled_classifiers();  // bundled and the user's
   for (const char* alphabet : {"dna", "protein"})
     for (const auto& n : guidance::objective_names(alphabet))

@@ -3,8 +3,7 @@
 // find it to flag outputs whose statistics leave the training data's range. With --band NAME it
 // fits a composition band (engine/metrics/composition_band.hpp) instead, on the training records
 // of one class (--label FIELD: records whose header has FIELD=1), and writes bands/NAME.json
-// beside the checkpoint, where the `natural:NAME` objective finds it; with --kmers K the class's
-// positional k-mer frequencies go into the same file, for the `kmers:NAME` objective.
+// beside the checkpoint, where the `natural:NAME` objective finds it.
 #include <fmt/format.h>
 
 #include <filesystem>
@@ -23,7 +22,6 @@ namespace {
 struct ProfileCli {
   std::string model = "dna-promoter", train, data, out, band, label;
   double tail = 0.001, quantile = 0.01;
-  std::size_t kmers = 0, kmer_bins = 1;
 };
 
 void run_band(const ProfileCli& cli, const std::string& checkpoint, const std::string& train,
@@ -44,18 +42,12 @@ void run_band(const ProfileCli& cli, const std::string& checkpoint, const std::s
                        : std::filesystem::path(checkpoint).parent_path() / "bands" /
                              (cli.band + ".json");
   if (out.has_parent_path()) std::filesystem::create_directories(out.parent_path());
-  std::optional<engine::KmerReference> kmers;
-  if (cli.kmers > 0)
-    kmers = engine::KmerReference::fit(sequences, alphabet.letters(), cli.kmers, cli.kmer_bins);
-  guidance::write_band(out.string(), band, kmers ? &*kmers : nullptr);
+  guidance::write_band(out.string(), band);
   std::cerr << fmt::format("profile: composition band of {} sequences ({}) -> {}\n",
                            band.reference_size, reference, out.string());
   for (std::size_t j = 0; j < band.names.size(); ++j)
     std::cout << fmt::format("{:<10} {:>9.4g} .. {:<9.4g} (sd {:.3g})\n", band.names[j],
                              band.low[j], band.high[j], band.scale[j]);
-  if (kmers)
-    std::cout << fmt::format("kmers      {}-mers in {} position bins ({} sequences)\n", kmers->k,
-                             kmers->bins, kmers->reference_size);
 }
 
 void run_profile(const ProfileCli& cli) {
@@ -103,16 +95,6 @@ void add_profile_command(CLI::App& app) {
                   "With --band: only training records whose header has FIELD=1 (e.g. amp)");
   cmd->add_option("--quantile", cli->quantile, "With --band: quantile left outside each band")
       ->capture_default_str();
-  cmd->add_option("--kmers", cli->kmers,
-                  "With --band: also store the class's k-mer frequencies of this k (for --guide "
-                  "kmers:NAME); 0 = none")
-      ->capture_default_str()
-      ->check(CLI::Range(0, 8));
-  cmd->add_option("--kmer-bins", cli->kmer_bins,
-                  "With --kmers: position bins the k-mers are counted in (1 for sequences of "
-                  "varied length)")
-      ->capture_default_str()
-      ->check(CLI::Range(1, 4096));
   cmd->callback([cli] { run_profile(*cli); });
 }
 

@@ -3,8 +3,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include <algorithm>
 #include <cmath>
+#include <algorithm>
 #include <fstream>
 #include <stdexcept>
 
@@ -54,21 +54,15 @@ class NaturalObjective final : public Objective {
 };
 }  // namespace
 
-void write_band(const std::string& file, const engine::CompositionBand& band,
-                const engine::KmerReference* kmers) {
+void write_band(const std::string& file, const engine::CompositionBand& band) {
   nlohmann::json linear = nlohmann::json::array();
   for (const auto& l : band.linear) linear.push_back({{"name", l.name}, {"weights", l.weights}});
-  nlohmann::json j = {{"letters", band.letters},   {"names", band.names},
+  const nlohmann::json j = {{"letters", band.letters},   {"names", band.names},
                             {"linear", linear},
                             {"low", band.low},           {"high", band.high},
                             {"scale", band.scale},       {"quantile", band.quantile},
                             {"reference", band.reference},
                             {"reference_size", band.reference_size}};
-  if (kmers != nullptr)
-    j["kmers"] = {{"k", kmers->k},
-                  {"bins", kmers->bins},
-                  {"reference_size", kmers->reference_size},
-                  {"freq", kmers->freq}};
   std::ofstream out(file);
   out << j.dump(2) << "\n";
   if (!out) throw engine::InputError(file, 0, "cannot write the composition band");
@@ -108,31 +102,6 @@ engine::CompositionBand read_band(const std::string& file) {
     return b;
   } catch (const nlohmann::json::exception& e) {
     throw engine::InputError(file, 0, std::string("not a composition band: ") + e.what());
-  }
-}
-
-std::optional<engine::KmerReference> read_band_kmers(const std::string& file) {
-  std::ifstream in(file);
-  if (!in) throw engine::InputError(file, 0, "cannot read the composition band");
-  try {
-    const auto j = nlohmann::json::parse(in);
-    if (!j.contains("kmers")) return std::nullopt;
-    const auto& m = j.at("kmers");
-    engine::KmerReference ref;
-    ref.letters = j.at("letters").get<std::string>();
-    ref.k = m.at("k").get<std::size_t>();
-    ref.bins = m.at("bins").get<std::size_t>();
-    ref.reference_size = m.at("reference_size").get<std::size_t>();
-    ref.freq = m.at("freq").get<std::vector<double>>();
-    if (ref.k < 1 || ref.k > 8 || ref.bins < 1 || ref.letters.size() < 2 ||
-        ref.words() > 65536 || ref.freq.size() != ref.bins * ref.words())
-      throw engine::InputError(file, 0, "kmers: k, bins and freq do not match the letters");
-    for (const double f : ref.freq)
-      if (!(f > 0.0 && f <= 1.0))
-        throw engine::InputError(file, 0, "kmers: every freq must be in (0, 1]");
-    return ref;
-  } catch (const nlohmann::json::exception& e) {
-    throw engine::InputError(file, 0, std::string("kmers: ") + e.what());
   }
 }
 

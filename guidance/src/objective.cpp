@@ -6,7 +6,6 @@
 #include <stdexcept>
 
 #include "classifier_objective.hpp"
-#include "gsflow/guidance/kmer_hold.hpp"
 #include "gsflow/guidance/natural.hpp"
 #include "gsflow/models/classifier.hpp"
 #include "property_objectives.hpp"
@@ -26,7 +25,6 @@ std::shared_ptr<const Objective> make_objective(const std::string& spec,
   if (name.empty()) throw std::invalid_argument("--guide '" + spec + "': no objective name");
   if (auto property = detail::make_property_objective(spec, name, arg, alphabet)) return property;
   if (name == "natural") return make_natural_objective(spec, arg, alphabet);
-  if (name == "kmers") return make_kmer_hold_objective(spec, arg, alphabet);
   if (name == "classifier") {
     if (arg.empty())
       throw std::invalid_argument("--guide " + spec + ": give the file, classifier:FILE");

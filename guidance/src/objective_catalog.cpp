@@ -59,13 +59,6 @@ std::vector<ObjectiveEntry> make_catalog() {
        "a band name (amp, promoter) or a band file (gsflow profile --band); added for the first "
        "guide with a band at weight --naturalness (16)",
        std::nullopt, "a weight beside another guide, not guided alone"},
-      {"kmers", "any", "kmers:NAME|FILE",
-       "the set's k-mer use against the real class's, per position bin: 0 as the class, "
-       "negative for k-mers the guided set over-uses (it holds a set, not one design: an extra "
-       "TATA box in every design)",
-       "<= 0 on average",
-       "a band with k-mers (promoter; gsflow profile --band NAME --kmers K)", std::nullopt,
-       "a weight beside another guide, not guided alone"},
       {"classifier", "any", "classifier:FILE",
        "P(positive) of your classifier: a checkpoint (.ckpt, gsflow train-classifier) or a "
        "TorchScript descriptor (.json); FASTA headers name its score by the file's stem",

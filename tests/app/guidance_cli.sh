@@ -2,8 +2,7 @@
 # Command-line tests of STGFlow guidance with the real gsflow binary, the bundled models,
 # classifiers and judges, and real SQLite files: usage: guidance_cli.sh GSFLOW WORKDIR CASE
 # Cases: generate (a guided run is stored with its objectives' scores and per-step score curves and
-# reruns bit for bit), kmers (the set-level k-mer hold keeps guided promoters' 4-mer use per position
-# near real promoters'), natural (guided peptides keep the AMP class's composition by default, and
+# reruns bit for bit), natural (guided peptides keep the AMP class's composition by default, and
 # --naturalness 0 shows the cysteine exploit it prevents), torchscript (a user TorchScript classifier guides), bad_guide (bad guidance input exits 2 naming the field, the store untouched),
 # eval (gsflow eval-guidance on the validation split: the JSON report and its trade-off; needs
 # scripts/fetch-data), eval_bad (eval-guidance input errors).
@@ -96,52 +95,6 @@ terms = [(t["objective"], t["weight"]) for t in params["guide"]]
 assert terms == [("amp", 1.0), ("natural:amp", 16.0)], terms
 PY
   expect_rc 0 "$G" rerun natural --db r.sqlite --check
-  ;;
-kmers)
-  # The set-level k-mer hold (guidance/kmer_hold.hpp) with the bundled promoter band's reference:
-  # guided at gamma 32, the designs' 4-mer use per position bin is closer to real promoters' (a
-  # KL recomputed here from the band file) than without it; the term is stored and reruns; a
-  # band without k-mers and a band of the other alphabet exit 2.
-  KM=(generate --model dna-promoter --guide promoter --gamma 32 --n 48 --steps 50 --seed 3 --quiet)
-  expect_rc 0 "$G" "${KM[@]}" --guide kmers:promoter --db r.sqlite --name held --out held.fa
-  expect_rc 0 "$G" "${KM[@]}" --no-store --out free.fa
-  python3 - "$GSFLOW_SOURCE_DIR/models/pretrained/bands/promoter.json" <<'PY'
-import json, math, sys
-ref = json.load(open(sys.argv[1]))["kmers"]
-k, bins, freq = ref["k"], ref["bins"], ref["freq"]
-words = 4 ** k
-def records(path):
-    out = []
-    for l in open(path):
-        l = l.strip()
-        if l.startswith(">"): out.append([l, ""])
-        else: out[-1][1] += l
-    return out
-def kl(recs):  # mean over bins of KL(set's 4-mer shares || reference's), plain shares
-    counts = [[0] * words for _ in range(bins)]
-    for _, s in recs:
-        starts = len(s) - k + 1
-        for p in range(starts):
-            w = 0
-            for c in s[p:p + k]: w = w * 4 + "ACGT".index(c)
-            counts[p * bins // starts][w] += 1
-    total = 0.0
-    for b in range(bins):
-        n = sum(counts[b])
-        total += sum(c / n * math.log(c / n / freq[b * words + w])
-                     for w, c in enumerate(counts[b]) if c)
-    return total / bins
-held, free = records("held.fa"), records("free.fa")
-assert all("kmers:promoter" in h for h, _ in held), held[0][0]
-kl_held, kl_free = kl(held), kl(free)
-print("4-mer KL to the reference per bin: held", kl_held, "free", kl_free)
-assert kl_held < 0.8 * kl_free, (kl_held, kl_free)
-PY
-  expect_rc 0 "$G" rerun held --db r.sqlite --check
-  expect_rc 2 "$G" generate --model peptide --guide amp --guide kmers:amp --n 2 --steps 4 --no-store --out x.fa
-  expect_err "--kmers"
-  expect_rc 2 "$G" generate --model peptide --guide amp --guide kmers:promoter --n 2 --steps 4 --no-store --out x.fa
-  expect_err "the band is for dna"
   ;;
 bad_guide)
   expect_rc 0 "$G" "${GEN[@]}" --db r.sqlite --name keep

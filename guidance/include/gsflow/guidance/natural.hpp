@@ -6,23 +6,17 @@
 #pragma once
 
 #include <memory>
-#include <optional>
 #include <string>
 
 #include "gsflow/engine/metrics/composition_band.hpp"
-#include "gsflow/engine/metrics/kmer_reference.hpp"
 #include "gsflow/guidance/objective.hpp"
 #include "gsflow/guidance/stgflow.hpp"
 
 namespace gsflow::guidance {
 
-// `kmers` (optional) is stored beside the band, for the `kmers:NAME` objective (kmer_hold.hpp).
-void write_band(const std::string& file, const engine::CompositionBand& band,
-                const engine::KmerReference* kmers = nullptr);
+void write_band(const std::string& file, const engine::CompositionBand& band);
 // Throws engine::InputError naming the file and field for an unreadable or malformed one.
 engine::CompositionBand read_band(const std::string& file);
-// The band file's k-mer reference, if it has one. Throws as read_band.
-std::optional<engine::KmerReference> read_band_kmers(const std::string& file);
 // The band file for `name`: the file itself when it exists, else NAME.json in the bands folders.
 // Throws models::ModelError listing the folders searched and the bands available.
 std::string resolve_band(const std::string& name);

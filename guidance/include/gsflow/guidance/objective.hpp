@@ -70,7 +70,6 @@ double potential(const ObjectiveInfo& info, double score, std::size_t length);
 //   charge[:TARGET]        protein: net charge at pH 7 (K, R +1; H +0.1; D, E -1), or -|q - TARGET|
 //   charge-norm[:TARGET]   protein: net charge per residue (length-normalised)
 //   natural:NAME|FILE      composition inside a real class's band (natural.hpp): 0 inside, < 0 out
-//   kmers:NAME|FILE        the set's positional k-mer use against the class's (kmer_hold.hpp)
 //   promoter, amp, ...     a bundled classifier (models/pretrained/classifiers): P(positive)
 //   classifier:FILE        a classifier checkpoint (.ckpt) or TorchScript descriptor (.json)
 // Throws std::invalid_argument naming the spec for an unknown name, a bad argument or an objective
