@@ -194,8 +194,7 @@ void run_protein_windows(const WindowOptions& opt) {
   data_files::write_json(summary_path, summary);
   spdlog::info(
       "data protein-windows: {} proteins >= {} aa; {} windows written to {} ({} removed as too "
-      "close "
-      "to a held-out peptide, {} rounds, {:.0f} s)",
+      "close to a held-out peptide, {} rounds, {:.0f} s)",
       standard, opt.min_protein_length, kept.size(), (dir / opt.output).string(), leaks.size(),
       rounds, seconds);
 }
