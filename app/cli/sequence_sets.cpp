@@ -30,10 +30,10 @@ std::vector<std::uint8_t> encode_checked(const engine::FastaRecord& record,
                                          std::size_t min_length, std::size_t max_length) {
   auto letters = engine::encode_record(record, alphabet, {}, path);
   if (letters->size() < min_length || letters->size() > max_length)
-    throw engine::InputError(
-        path, record.line,
-        "record '" + record.id + "' has " + std::to_string(letters->size()) + " letters; " +
-            std::to_string(min_length) + ".." + std::to_string(max_length) + " required");
+    throw engine::InputError(path, record.line,
+                             "record '" + record.id + "' has " + std::to_string(letters->size()) +
+                                 " letters; " + std::to_string(min_length) + ".." +
+                                 std::to_string(max_length) + " required");
   return std::move(*letters);
 }
 }  // namespace
@@ -61,6 +61,20 @@ Sequences read_sequences(const std::string& path, const engine::Alphabet& alphab
   return out;
 }
 
+namespace {
+// True when `motif` read on the reverse strand of `s` begins between first and last (positions as
+// in DnaMotif::starts_between): a match of its reverse complement ends there.
+bool reverse_begins_between(const engine::DnaMotif& motif, std::span<const std::uint8_t> s,
+                            long first, long last) {
+  const engine::DnaMotif rc = motif.reverse_complement();
+  const long n = static_cast<long>(s.size()), m = static_cast<long>(rc.size());
+  const auto index = [n](long p) { return p < 0 ? n + p : p - 1; };  // 0-based
+  for (long end = std::max(index(first), m - 1); end <= std::min(index(last), n - 1); ++end)
+    if (rc.at(s, static_cast<std::size_t>(end - m + 1))) return true;
+  return false;
+}
+}  // namespace
+
 Sequences oversample(const Sequences& sequences, const std::vector<OversampleRule>& rules,
                      std::vector<std::size_t>* matched) {
   if (matched) matched->assign(rules.size(), 0);
@@ -69,8 +83,10 @@ Sequences oversample(const Sequences& sequences, const std::vector<OversampleRul
   for (const auto& s : sequences) {
     std::size_t copies = 1;
     for (std::size_t i = 0; i < rules.size(); ++i) {
-      if (!rules[i].motif.starts_between(s, rules[i].from, rules[i].to)) continue;
-      copies = std::max(copies, rules[i].copies);
+      const OversampleRule& r = rules[i];
+      if (!r.motif.starts_between(s, r.from, r.to)) continue;
+      if (r.forward_only && reverse_begins_between(r.motif, s, r.from, r.to)) continue;
+      copies = std::max(copies, r.copies);
       if (matched) ++(*matched)[i];
     }
     out.insert(out.end(), copies, s);

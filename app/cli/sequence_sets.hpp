@@ -47,12 +47,15 @@ std::string header_field(const std::string& description, const std::string& key)
 
 // One data.oversample rule of a training config: DNA sequences in which `motif` (IUPAC) starts
 // between positions `from` and `to` (1-based from the 5' end, or negative from the 3' end, -1 = the
-// last letter; both ends included) are used `copies` times in all.
+// last letter; both ends included) are used `copies` times in all. With `forward_only`, a sequence
+// that also reads the motif on the reverse strand beginning there (its reverse complement's last
+// letter in from..to: a palindromic box such as TATATATA) is not repeated.
 struct OversampleRule {
   engine::DnaMotif motif;
   long from = 0;
   long to = 0;
   std::size_t copies = 1;
+  bool forward_only = false;
 };
 
 // `sequences` with every sequence that matches a rule repeated right after itself, `copies` times

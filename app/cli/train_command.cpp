@@ -39,7 +39,8 @@ void run_train(const TrainCli& cli) {
     const auto path = data_file(file, cli.data);
     auto part = read_sequences(path, alphabet, c.min_length, c.spec.length);
     if (c.train_files.size() > 1)
-      std::cerr << fmt::format("train {}: {} training sequences in {}\n", c.name, part.size(), path);
+      std::cerr << fmt::format("train {}: {} training sequences in {}\n", c.name, part.size(),
+                               path);
     train_set.insert(train_set.end(), std::make_move_iterator(part.begin()),
                      std::make_move_iterator(part.end()));
     train_paths += (train_paths.empty() ? "" : ", ") + path;
@@ -52,9 +53,11 @@ void run_train(const TrainCli& cli) {
     train_set = oversample(train_set, c.oversample, &matched);
     for (std::size_t i = 0; i < matched.size(); ++i)
       std::cerr << fmt::format(
-          "train {}: data.oversample: {} training sequences with {} starting in {}..{} used {} "
+          "train {}: data.oversample: {} training sequences with {} starting in {}..{}{} used {} "
           "times each\n",
-          c.name, matched[i], c.oversample[i].motif.text(), c.oversample[i].from, c.oversample[i].to,
+          c.name, matched[i], c.oversample[i].motif.text(), c.oversample[i].from,
+          c.oversample[i].to,
+          c.oversample[i].forward_only ? " (and not read on the reverse strand there)" : "",
           c.oversample[i].copies);
     std::cerr << fmt::format("train {}: {} training sequences after oversampling\n", c.name,
                              train_set.size());
@@ -101,7 +104,8 @@ void add_train_command(CLI::App& app) {
       "--name NAME --fasta FAMILY.fasta --init MODEL (docs/own-data.md)");
   add_training_options(*cmd, *cli,
                        "Start over even if the output exists (--name: replace a user model)");
-  auto* resume = cmd->add_flag("--resume", cli->resume, "Continue the checkpoint at the output path");
+  auto* resume =
+      cmd->add_flag("--resume", cli->resume, "Continue the checkpoint at the output path");
   add_fine_tune_options(*cmd, *tune);
   recipe_or_name(
       *cmd, *cli, tune->name, [cli] { run_train(*cli); },

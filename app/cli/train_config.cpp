@@ -65,7 +65,8 @@ std::vector<float> read_position_weights(const json& ranges, std::size_t length,
   return w;
 }
 
-// data.oversample: [{"motif": "TATAWAWR", "from": -45, "to": -15, "copies": 4}, ...]; positions
+// data.oversample: [{"motif": "TATAWAWR", "from": -45, "to": -15, "copies": 4, "forward_only":
+// true}, ...] (forward_only optional, false by default); positions
 // checked as in position_weights against model.length, then applied to each sequence's own
 // letters (where the motif starts).
 std::vector<OversampleRule> read_oversample(const json& rules, const std::string& alphabet,
@@ -84,13 +85,16 @@ std::vector<OversampleRule> read_oversample(const json& rules, const std::string
     const auto from = r.get<std::int64_t>("from");
     const auto to = r.get<std::int64_t>("to");
     const auto copies = r.get<std::int64_t>("copies");
+    const bool forward_only = r.get<bool>("forward_only", false);
     r.finish();
     position_range(from, to, static_cast<std::int64_t>(length), file + ": " + item);
     if (copies < 1 || copies > 1000)
-      throw std::invalid_argument(r.where("copies") + " must be 1..1000 (the uses of a matching "
-                                                      "sequence in all)");
+      throw std::invalid_argument(r.where("copies") +
+                                  " must be 1..1000 (the uses of a matching "
+                                  "sequence in all)");
     try {
-      out.push_back({engine::DnaMotif(motif), from, to, static_cast<std::size_t>(copies)});
+      out.push_back(
+          {engine::DnaMotif(motif), from, to, static_cast<std::size_t>(copies), forward_only});
     } catch (const std::invalid_argument& e) {
       throw std::invalid_argument(r.where("motif") + ": " + e.what());
     }
@@ -169,6 +173,8 @@ TrainConfig read_train_config(const std::string& file) {
         models::parse_network_input(net.get<std::string>("input", "log_probs"), net.where("input"));
     s.network.likelihood_skip = net.get<bool>("likelihood_skip", true);
     s.network.block_positions = net.get<bool>("block_positions", false);
+    s.network.attention = net.get<int>("attention", 0);
+    s.network.attention_span = net.get<int>("attention_span", 0);
     net.finish();
     model.finish();
     c.oversample = read_oversample(oversample, c.alphabet, s.length, file);

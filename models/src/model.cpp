@@ -51,7 +51,9 @@ nlohmann::json spec_to_json(const ModelSpec& s) {
             {"heads", s.network.heads},
             {"input", network_input_name(s.network.input)},
             {"likelihood_skip", s.network.likelihood_skip},
-            {"block_positions", s.network.block_positions}}}};
+            {"block_positions", s.network.block_positions},
+            {"attention", s.network.attention},
+            {"attention_span", s.network.attention_span}}}};
 }
 
 ModelSpec spec_from_json(const nlohmann::json& j, const std::string& file) {
@@ -64,8 +66,8 @@ ModelSpec spec_from_json(const nlohmann::json& j, const std::string& file) {
     s.k = m.get<std::size_t>("k");
     s.alphabet = m.get<std::string>("alphabet");
     auto p = m.sub("path");
-    s.path.interpolant = engine::parse_interpolant(p.get<std::string>("interpolant"),
-                                                   file + ": path.interpolant");
+    s.path.interpolant =
+        engine::parse_interpolant(p.get<std::string>("interpolant"), file + ": path.interpolant");
     s.path.tau_max = p.get<double>("tau_max");
     s.path.lambda = p.get<double>("lambda");
     s.path.beta = p.get<double>("beta");
@@ -82,6 +84,8 @@ ModelSpec spec_from_json(const nlohmann::json& j, const std::string& file) {
     s.network.likelihood_skip = n.get<bool>("likelihood_skip");
     // Added after the first bundled models: absent means the network has none.
     s.network.block_positions = n.get<bool>("block_positions", false);
+    s.network.attention = n.get<int>("attention", 0);
+    s.network.attention_span = n.get<int>("attention_span", 0);
   } catch (const std::invalid_argument& e) {
     throw ModelError(e.what());
   }
@@ -226,7 +230,9 @@ void Model::init_weights_from(const Model& other, const std::string& what) {
       a.network.heads != b.network.heads || a.network.time_features != b.network.time_features ||
       a.network.input != b.network.input ||
       a.network.likelihood_skip != b.network.likelihood_skip ||
-      (b.network.block_positions && !a.network.block_positions))
+      (b.network.block_positions && !a.network.block_positions) ||
+      b.network.attention > a.network.attention ||
+      (b.network.attention > 0 && b.network.attention_span != a.network.attention_span))
     throw ModelError(what + ": its network, K, L or alphabet differ from the model being trained");
   Network& from = const_cast<Impl&>(*other.impl_).inference();
   copy_weights(from, impl_->net, true);

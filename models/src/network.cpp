@@ -36,8 +36,8 @@ torch::Tensor NetworkImpl::forward(const torch::Tensor& x, const torch::Tensor& 
   // time features, the likelihood skip and the logits stay float32.
   const auto dtype = time1->weight.scalar_type();
   auto angles = t.reshape({batch, 1}) * frequencies.reshape({1, -1});
-  auto temb = time2(
-      torch::silu(time1(torch::cat({torch::sin(angles), torch::cos(angles)}, 1).to(dtype))));
+  auto temb =
+      time2(torch::silu(time1(torch::cat({torch::sin(angles), torch::cos(angles)}, 1).to(dtype))));
   auto logits = body(features(x, likelihood).to(dtype), temb, mask).to(torch::kFloat);
   if (options.likelihood_skip) logits = logits + likelihood;
   return logits;
@@ -103,6 +103,25 @@ torch::Tensor NetworkImpl::score_q(const torch::Tensor& posterior, const torch::
   return w * ((posterior * r).sum(-1, true) + gain * posterior * r);
 }
 
+torch::Tensor self_attention(const torch::Tensor& q_k_v, std::int64_t heads,
+                             const torch::Tensor& key_bias) {
+  const auto batch = q_k_v.size(0), len = q_k_v.size(1), w = q_k_v.size(2) / 3, d = w / heads;
+  const auto parts = q_k_v.reshape({batch, len, 3, heads, d});
+  const auto q = parts.select(2, 0).transpose(1, 2);  // [B, H, L, d]
+  const auto kk = parts.select(2, 1).transpose(1, 2);
+  const auto v = parts.select(2, 2).transpose(1, 2);
+  auto scores = torch::matmul(q, kk.transpose(-2, -1)) / std::sqrt(static_cast<double>(d));
+  if (key_bias.defined()) scores = scores + key_bias;
+  return torch::matmul(torch::softmax(scores, -1), v).transpose(1, 2).reshape({batch, len, w});
+}
+
+torch::Tensor padding_key_bias(const torch::Tensor& mask, const torch::Tensor& like) {
+  if (!mask.defined()) return {};
+  const auto batch = mask.size(0), len = mask.size(1);
+  return torch::zeros({batch, 1, 1, len}, like.options())
+      .masked_fill(mask.logical_not().reshape({batch, 1, 1, len}), -1e9);
+}
+
 Network make_network(const ModelSpec& spec) {
   const NetworkOptions& o = spec.network;
   if (spec.length < 1 || spec.k < 2) throw ModelError("model: length must be >= 1 and k >= 2");
@@ -110,6 +129,16 @@ Network make_network(const ModelSpec& spec) {
     throw ModelError("model: width >= 1, blocks >= 0 and an even time_features >= 2 required");
   if (o.block_positions && o.type != NetworkType::cnn)
     throw ModelError("model: network.block_positions is a CNN option");
+  if (o.attention != 0 && o.type != NetworkType::cnn)
+    throw ModelError("model: network.attention is a CNN option (the transformer is all attention)");
+  if (o.attention < 0 || o.attention > o.blocks)
+    throw ModelError("model: network.attention must be between 0 and network.blocks");
+  if (o.attention_span < 0 || (o.attention_span > 0 && spec.length % o.attention_span != 0))
+    throw ModelError(
+        "model: network.attention_span must be 0 (whole sequence) or divide the length");
+  if (o.type == NetworkType::transformer || o.attention > 0)
+    if (o.heads < 1 || o.width % o.heads != 0)
+      throw ModelError("model: network.heads must be >= 1 and divide network.width");
   switch (o.type) {
     case NetworkType::mlp:
       return std::make_shared<MlpImpl>(spec);
@@ -118,8 +147,6 @@ Network make_network(const ModelSpec& spec) {
         throw ModelError("model: network.kernel must be an odd number >= 1");
       return std::make_shared<CnnImpl>(spec);
     case NetworkType::transformer:
-      if (o.heads < 1 || o.width % o.heads != 0)
-        throw ModelError("model: network.heads must be >= 1 and divide network.width");
       return std::make_shared<TransformerImpl>(spec);
   }
   throw ModelError("model: unknown network type");

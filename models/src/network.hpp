@@ -48,6 +48,16 @@ struct NetworkImpl : torch::nn::Module {
 };
 using Network = std::shared_ptr<NetworkImpl>;
 
+// Multi-head scaled dot-product self-attention: q_k_v [B, L, 3W] (queries, keys, values, each W =
+// heads x d) -> [B, L, W]; key_bias [B, 1, 1, L] is added to the scores when defined.
+torch::Tensor self_attention(const torch::Tensor& q_k_v, std::int64_t heads,
+                             const torch::Tensor& key_bias);
+
+// The additive key mask for self_attention: -1e9 at padding (mask [B, L] false; finite, so a query
+// whose keys are all padding gets a finite average instead of NaN), in the type and device of
+// `like`; undefined when the mask is.
+torch::Tensor padding_key_bias(const torch::Tensor& mask, const torch::Tensor& like);
+
 // Builds the network a spec describes (throws ModelError on impossible sizes).
 Network make_network(const ModelSpec& spec);
 

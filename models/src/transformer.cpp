@@ -45,29 +45,17 @@ TransformerImpl::TransformerImpl(const ModelSpec& spec) : NetworkImpl(spec) {
 
 torch::Tensor TransformerImpl::body(const torch::Tensor& features, const torch::Tensor& temb,
                                     const torch::Tensor& mask) {
-  const auto batch = features.size(0), len = features.size(1);
+  const auto len = features.size(1);
   TORCH_CHECK(len <= length, "the transformer takes sequences of up to ", length, " letters, not ",
               len);
-  const std::int64_t w = options.width, heads = options.heads, d = w / heads;
   auto h = input(features) + positions.slice(0, 0, len).unsqueeze(0);
   const auto st = torch::silu(temb);
-  // Additive key mask [B, 1, 1, L]: -inf at padding.
-  torch::Tensor key_bias;
-  if (mask.defined())
-    key_bias = torch::zeros({batch, 1, 1, len}, features.options())
-                   .masked_fill(mask.logical_not().reshape({batch, 1, 1, len}),
-                                -std::numeric_limits<float>::infinity());
+  const auto key_bias = padding_key_bias(mask, features);
   for (std::size_t b = 0; b < qkv->size(); ++b) {
     auto m = modulation[b]->as<torch::nn::Linear>()->forward(st).chunk(6, -1);
     auto a = modulate(h, m[0], m[1]);
-    auto q_k_v = qkv[b]->as<torch::nn::Linear>()->forward(a).reshape({batch, len, 3, heads, d});
-    auto q = q_k_v.select(2, 0).transpose(1, 2);  // [B, H, L, d]
-    auto kk = q_k_v.select(2, 1).transpose(1, 2);
-    auto v = q_k_v.select(2, 2).transpose(1, 2);
-    auto scores = torch::matmul(q, kk.transpose(-2, -1)) / std::sqrt(static_cast<double>(d));
-    if (key_bias.defined()) scores = scores + key_bias;
     auto attended =
-        torch::matmul(torch::softmax(scores, -1), v).transpose(1, 2).reshape({batch, len, w});
+        self_attention(qkv[b]->as<torch::nn::Linear>()->forward(a), options.heads, key_bias);
     h = h + m[2].unsqueeze(1) * attn_out[b]->as<torch::nn::Linear>()->forward(attended);
     auto f = modulate(h, m[3], m[4]);
     f = fc2[b]->as<torch::nn::Linear>()->forward(

@@ -74,9 +74,8 @@ TEST(TrainConfig, CommittedValuesArrive) {
     EXPECT_EQ(c.alphabet, d.at("alphabet").get<std::string>());
     EXPECT_EQ(c.spec.k, c.alphabet == "dna" ? 4u : 20u);
     const json& train = d.at("train");
-    EXPECT_EQ(c.train_files, train.is_string()
-                                 ? std::vector<std::string>{train.get<std::string>()}
-                                 : train.get<std::vector<std::string>>());
+    EXPECT_EQ(c.train_files, train.is_string() ? std::vector<std::string>{train.get<std::string>()}
+                                               : train.get<std::vector<std::string>>());
     EXPECT_EQ(c.validation_file, d.at("validation").get<std::string>());
     if (d.contains("min_length")) {
       EXPECT_EQ(c.min_length, d["min_length"].get<std::size_t>());
@@ -84,10 +83,12 @@ TEST(TrainConfig, CommittedValuesArrive) {
     ASSERT_EQ(c.oversample.size(), d.value("oversample", json::array()).size());
     for (std::size_t i = 0; i < c.oversample.size(); ++i) {
       const json& r = d["oversample"][i];
-      EXPECT_EQ(c.oversample[i].motif.text(), engine::DnaMotif(r.at("motif").get<std::string>()).text());
+      EXPECT_EQ(c.oversample[i].motif.text(),
+                engine::DnaMotif(r.at("motif").get<std::string>()).text());
       EXPECT_EQ(c.oversample[i].from, r.at("from").get<long>());
       EXPECT_EQ(c.oversample[i].to, r.at("to").get<long>());
       EXPECT_EQ(c.oversample[i].copies, r.at("copies").get<std::size_t>());
+      EXPECT_EQ(c.oversample[i].forward_only, r.value("forward_only", false));
     }
     const json& m = j.at("model");
     EXPECT_STREQ(engine::method_name(c.spec.method), m.at("method").get<std::string>().c_str());
@@ -159,6 +160,8 @@ TEST(TrainConfig, Defaults) {
   EXPECT_EQ(c.spec.network.input, models::NetworkInput::log_probs);
   EXPECT_TRUE(c.spec.network.likelihood_skip);
   EXPECT_FALSE(c.spec.network.block_positions);
+  EXPECT_EQ(c.spec.network.attention, 0);
+  EXPECT_EQ(c.spec.network.attention_span, 0);
   EXPECT_EQ(c.train.time_sampling, models::TimeSampling::stratified);
   EXPECT_TRUE(c.train.position_weights.empty());
   EXPECT_TRUE(c.oversample.empty());
@@ -204,7 +207,7 @@ TEST(TrainConfig, TrainFileList) {
   const TrainConfig c = read_train_config(file);
   fs::remove(file);
   EXPECT_EQ(c.train_files, (std::vector<std::string>{"peptide/train.fasta", "peptide/windows.fasta",
-                                                      "peptide/train.fasta"}));
+                                                     "peptide/train.fasta"}));
   const std::string what = "must be a FASTA file or a non-empty list of FASTA files";
   expect_config_error([](json& j) { j["data"]["train"] = 3; }, "data.train", what);
   expect_config_error([](json& j) { j["data"]["train"] = json::array(); }, "data.train", what);
@@ -236,6 +239,10 @@ TEST(TrainConfig, WrongTypesAreNamed) {
                       "model.network.likelihood_skip", "wrong type");
   expect_config_error([](json& j) { j["model"]["network"]["block_positions"] = 1; },
                       "model.network.block_positions", "wrong type");
+  expect_config_error([](json& j) { j["model"]["network"]["attention"] = "two"; },
+                      "model.network.attention", "wrong type");
+  expect_config_error([](json& j) { j["data"]["oversample"][0]["forward_only"] = "yes"; },
+                      "data.oversample[0].forward_only", "wrong type");
   expect_config_error([](json& j) { j["max_minutes"] = json::array({1}); }, "max_minutes",
                       "wrong type");
   expect_config_error([](json& j) { j["train"]["seed"] = json::object(); }, "train.seed",
@@ -374,7 +381,8 @@ TEST(TrainConfig, Oversample) {
   expect_config_error(
       [](json& j) {
         j["data"]["alphabet"] = "protein";
-        j["data"]["oversample"] = json::parse(R"([{"motif": "A", "from": 1, "to": 2, "copies": 2}])");
+        j["data"]["oversample"] =
+            json::parse(R"([{"motif": "A", "from": 1, "to": 2, "copies": 2}])");
       },
       "data.oversample", "data.alphabet dna");
 }
@@ -400,6 +408,32 @@ TEST(Oversample, RepeatsMatchingSequencesInPlace) {
   EXPECT_EQ(out, expected);
   EXPECT_EQ(matched, (std::vector<std::size_t>{1, 1, 2}));
   EXPECT_EQ(oversample(in, {}), in);
+}
+
+// forward_only: a box that also reads on the reverse strand beginning in the range (its reverse
+// complement's last letter there) is not repeated; one whose reverse reading begins outside is.
+TEST(Oversample, ForwardOnlySkipsBoxesThatReadOnBothStrands) {
+  const auto dna = [](const std::string& s) {
+    std::vector<std::uint8_t> out;
+    for (char ch : s) out.push_back(static_cast<std::uint8_t>(std::string("ACGT").find(ch)));
+    return out;
+  };
+  const Sequences in = {
+      dna("GGGGTATAAAAGGGGG"),  // TATAAAAG at 1-based 5: the forward strand only
+      dna("GGGGTATATATAGGGG"),  // TATATATA at 5, read on the reverse strand beginning at 12
+      dna("GGTATATATAGGGGGG"),  // TATATATA at 3, read on the reverse strand beginning at 10
+  };
+  const engine::DnaMotif box("TATAWAWR");
+  ASSERT_EQ(box.reverse_complement().text(), "YWTWTATA");
+  std::vector<std::size_t> matched;
+  EXPECT_EQ(oversample(in, {{box, 1, 10, 2, true}}, &matched),
+            (Sequences{in[0], in[0], in[1], in[1], in[2]}));
+  EXPECT_EQ(matched, std::vector<std::size_t>{2});
+  const Sequences both_skipped = {in[0], in[0], in[1], in[2]};
+  EXPECT_EQ(oversample(in, {{box, 3, 12, 2, true}}), both_skipped);
+  EXPECT_EQ(oversample(in, {{box, -14, -5, 2, true}}), both_skipped);  // the same, from the 3' end
+  EXPECT_EQ(oversample(in, {{box, 3, 12, 2, false}}),
+            (Sequences{in[0], in[0], in[1], in[1], in[2], in[2]}));
 }
 
 TEST(TrainConfig, MissingFileAndInvalidJson) {

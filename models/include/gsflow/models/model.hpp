@@ -56,7 +56,8 @@ enum class NetworkInput {
 };
 inline constexpr engine::EnumNames<NetworkInput, 3> kNetworkInputNames{
     "network input",
-    {{{NetworkInput::log_probs, "log_probs"}, {NetworkInput::probs, "probs"},
+    {{{NetworkInput::log_probs, "log_probs"},
+      {NetworkInput::probs, "probs"},
       {NetworkInput::posterior, "posterior"}}}};
 inline constexpr NetworkInput kNetworkInputs[] = {NetworkInput::log_probs, NetworkInput::probs,
                                                   NetworkInput::posterior};
@@ -72,7 +73,8 @@ enum class NetworkType {
 };
 inline constexpr engine::EnumNames<NetworkType, 3> kNetworkTypeNames{
     "network type",
-    {{{NetworkType::mlp, "mlp"}, {NetworkType::cnn, "cnn"},
+    {{{NetworkType::mlp, "mlp"},
+      {NetworkType::cnn, "cnn"},
       {NetworkType::transformer, "transformer"}}}};
 const char* network_type_name(NetworkType type);
 NetworkType parse_network_type(const std::string& text, const std::string& field);
@@ -95,6 +97,18 @@ struct NetworkOptions {
   // embedding, not only at the input (zero-initialised, so a model without it can start training
   // from the weights of one that has none). Checkpoints written before it existed read as false.
   bool block_positions = false;
+  // CNN: self-attention layers spread evenly among the convolution blocks (after blocks
+  // blocks/attention, 2 blocks/attention, ...; `heads` heads), each a residual branch whose output
+  // projection starts at zero, so a CNN without them can start training from the weights of one
+  // that has none. Attention matches distant positions by content, which convolutions reach only
+  // through their receptive field (tandem repeats: docs/notes/2026-12-07-promoter-attention.md).
+  // Checkpoints written before it existed read as 0.
+  int attention = 0;
+  // CNN attention: each layer attends within consecutive chunks of this many letters (0 = the
+  // whole sequence), every second layer with the chunks shifted by half a span (the sequence
+  // rolled), so no boundary stays fixed. Full attention over 256 letters costs 50x a convolution
+  // block on one CPU thread; 64-letter chunks about 1.5x (the note above).
+  int attention_span = 0;
 };
 
 struct ModelSpec {
