@@ -25,25 +25,11 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
+from seqio import read_fasta
+
 LETTERS = "ACGT"
 LAMBDA = 3.0
 SIGNAL_MAX = math.expm1(LAMBDA)
-
-
-def read_fasta(path):
-    seqs, cur = [], []
-    with open(path) as f:
-        for line in f:
-            line = line.strip()
-            if line.startswith(">"):
-                if cur:
-                    seqs.append("".join(cur))
-                cur = []
-            elif line:
-                cur.append(line.upper())
-    if cur:
-        seqs.append("".join(cur))
-    return seqs
 
 
 def encode(seqs):
