@@ -61,23 +61,13 @@ Sequences read_sequences(const std::string& path, const engine::Alphabet& alphab
   return out;
 }
 
-namespace {
-// True when `motif` read on the reverse strand of `s` begins between first and last (positions as
-// in DnaMotif::starts_between): a match of its reverse complement ends there.
-bool reverse_begins_between(const engine::DnaMotif& motif, std::span<const std::uint8_t> s,
-                            long first, long last) {
-  const engine::DnaMotif rc = motif.reverse_complement();
-  const long n = static_cast<long>(s.size()), m = static_cast<long>(rc.size());
-  const auto index = [n](long p) { return p < 0 ? n + p : p - 1; };  // 0-based
-  for (long end = std::max(index(first), m - 1); end <= std::min(index(last), n - 1); ++end)
-    if (rc.at(s, static_cast<std::size_t>(end - m + 1))) return true;
-  return false;
-}
-}  // namespace
-
 Sequences oversample(const Sequences& sequences, const std::vector<OversampleRule>& rules,
                      std::vector<std::size_t>* matched) {
   if (matched) matched->assign(rules.size(), 0);
+  // A box that reads on the reverse strand beginning in from..to is a match of the reverse
+  // complement ending there (forward_only skips it).
+  std::vector<engine::DnaMotif> reverse;
+  for (const OversampleRule& r : rules) reverse.push_back(r.motif.reverse_complement());
   Sequences out;
   out.reserve(sequences.size());
   for (const auto& s : sequences) {
@@ -85,7 +75,7 @@ Sequences oversample(const Sequences& sequences, const std::vector<OversampleRul
     for (std::size_t i = 0; i < rules.size(); ++i) {
       const OversampleRule& r = rules[i];
       if (!r.motif.starts_between(s, r.from, r.to)) continue;
-      if (r.forward_only && reverse_begins_between(r.motif, s, r.from, r.to)) continue;
+      if (r.forward_only && reverse[i].ends_between(s, r.from, r.to)) continue;
       copies = std::max(copies, r.copies);
       if (matched) ++(*matched)[i];
     }

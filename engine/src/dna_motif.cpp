@@ -54,10 +54,20 @@ bool DnaMotif::at(std::span<const std::uint8_t> s, std::size_t start) const {
 }
 
 bool DnaMotif::starts_between(std::span<const std::uint8_t> s, long first, long last) const {
+  return any_start(s, first, last, 0);
+}
+
+bool DnaMotif::ends_between(std::span<const std::uint8_t> s, long first, long last) const {
+  return any_start(s, first, last, static_cast<long>(masks_.size()) - 1);
+}
+
+bool DnaMotif::any_start(std::span<const std::uint8_t> s, long first, long last,
+                         long shift) const {
   const long n = static_cast<long>(s.size());
   const auto index = [n](long p) { return p < 0 ? n + p : p - 1; };  // 0-based
-  const long a = std::max(index(first), 0L), b = std::min(index(last), n - 1);
-  for (long p = a; p <= b; ++p)
+  // Positions outside the sequence match nothing: clip the range before shifting it.
+  const long a = std::max(index(first), 0L) - shift, b = std::min(index(last), n - 1) - shift;
+  for (long p = std::max(a, 0L); p <= b; ++p)
     if (at(s, static_cast<std::size_t>(p))) return true;
   return false;
 }

@@ -75,6 +75,34 @@ TEST(DnaMotif, StartsBetweenCountsFromEitherEnd) {
   EXPECT_FALSE(tata.starts_between({}, 1, -1));
 }
 
+// ends_between: the last letters of the matches (0-based 9 and 21 above) with positions converted by
+// hand, and against starts_between shifted by the motif's length on every range of a random sequence.
+TEST(DnaMotif, EndsBetweenIsTheLastLetter) {
+  const std::string seq = "GGTATAAAAGCCCCTATATATGCC";
+  const auto s = letters(seq);
+  const DnaMotif tata("TATAWAWR");
+  EXPECT_TRUE(tata.ends_between(s, 10, 10));    // 1-based 10 = 0-based 9
+  EXPECT_FALSE(tata.ends_between(s, 3, 9));     // starts there, ends later
+  EXPECT_FALSE(tata.ends_between(s, 11, 21));
+  EXPECT_TRUE(tata.ends_between(s, -3, -3));    // 0-based 21
+  EXPECT_FALSE(tata.ends_between(s, -2, -1));
+  EXPECT_TRUE(tata.ends_between(s, -1000, 1000));
+  EXPECT_FALSE(tata.ends_between(s, 1, 7));     // no room for a whole match
+  EXPECT_FALSE(tata.ends_between({}, 1, -1));
+  std::mt19937 rng(5);
+  std::string random;
+  for (int i = 0; i < 40; ++i) random += "ACGT"[rng() % 2 == 0 ? 0 : 3];  // A/T only: many boxes
+  const auto r = letters(random);
+  const DnaMotif box("TAWA");
+  for (long first = 1; first <= 40; ++first)
+    for (long last = first; last <= 40; ++last) {
+      bool expected = false;
+      for (long end = first; end <= last; ++end)
+        expected = expected || (end >= 4 && box.at(r, static_cast<std::size_t>(end - 4)));
+      EXPECT_EQ(box.ends_between(r, first, last), expected) << first << ".." << last;
+    }
+}
+
 // tata_at (the evaluation's TATA box) is TATAWAWR as the literature writes it.
 TEST(DnaMotif, TataAtIsTataWawr) {
   const std::regex re("TATA[AT]A[AT][AG]");

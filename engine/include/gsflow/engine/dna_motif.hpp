@@ -27,12 +27,19 @@ class DnaMotif {
   // 1-based from the 5' end when positive and count from the 3' end when negative (-1 = the last
   // letter), both ends included; positions outside `s` match nothing.
   bool starts_between(std::span<const std::uint8_t> s, long first, long last) const;
+  // True when a match of the motif ends (has its last letter) at some position p of `s` with
+  // first <= p <= last, positions as in starts_between. On the reverse strand of `s`, a match of
+  // reverse_complement() that ends at p is the motif read backwards beginning at p.
+  bool ends_between(std::span<const std::uint8_t> s, long first, long last) const;
   // The letters allowed at motif position i: bit c set = letter c (0..3 = A C G T).
   std::uint8_t mask(std::size_t i) const { return masks_.at(i); }
   // The motif read on the other strand (GGTCTC -> GAGACC, CCWGG -> CCWGG), in IUPAC codes.
   DnaMotif reverse_complement() const;
 
  private:
+  // A match starting at 0-based p with p + shift inside first..last (clipped to `s`).
+  bool any_start(std::span<const std::uint8_t> s, long first, long last, long shift) const;
+
   std::string text_;
   std::vector<std::uint8_t> masks_;  // allowed letters per position, bit i = letter i
 };
