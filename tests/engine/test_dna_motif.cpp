@@ -76,7 +76,7 @@ TEST(DnaMotif, StartsBetweenCountsFromEitherEnd) {
 }
 
 // ends_between: the last letters of the matches (0-based 9 and 21 above) with positions converted by
-// hand, and against starts_between shifted by the motif's length on every range of a random sequence.
+// hand, and against a scan of `at` over every end position, for every range of a random sequence.
 TEST(DnaMotif, EndsBetweenIsTheLastLetter) {
   const std::string seq = "GGTATAAAAGCCCCTATATATGCC";
   const auto s = letters(seq);
