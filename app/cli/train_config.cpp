@@ -173,8 +173,6 @@ TrainConfig read_train_config(const std::string& file) {
         models::parse_network_input(net.get<std::string>("input", "log_probs"), net.where("input"));
     s.network.likelihood_skip = net.get<bool>("likelihood_skip", true);
     s.network.block_positions = net.get<bool>("block_positions", false);
-    s.network.attention = net.get<int>("attention", 0);
-    s.network.attention_span = net.get<int>("attention_span", 0);
     net.finish();
     model.finish();
     c.oversample = read_oversample(oversample, c.alphabet, s.length, file);

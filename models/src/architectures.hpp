@@ -25,10 +25,7 @@ struct MlpImpl : NetworkImpl {
 // embedding, SiLU, dilated convolution) with dilations 1, 2, 4, 8, 16 repeating, as in the
 // Dirichlet-FM promoter model but narrower and without its per-block pointwise layers, for CPUs;
 // pointwise output projection. With `block_positions`, every block also adds its own learned
-// position table where it adds the time embedding. With `attention` = n, n self-attention layers
-// (layer norm + time embedding, multi-head attention, zero-initialised output projection) follow
-// blocks B/n, 2B/n, ... as residual branches, over the whole sequence or in chunks of
-// `attention_span` letters.
+// position table where it adds the time embedding.
 struct CnnImpl : NetworkImpl {
   explicit CnnImpl(const ModelSpec& spec);
 
@@ -37,17 +34,11 @@ struct CnnImpl : NetworkImpl {
                      const torch::Tensor& mask) override;
 
  private:
-  // Attention layer `layer` on its q, k, v [B, L, 3W] -> [B, L, W], whole-sequence or in chunks
-  // of options.attention_span (shifted by half a span on odd layers).
-  torch::Tensor attend(const torch::Tensor& q_k_v, const torch::Tensor& mask, int layer) const;
-
   torch::nn::Linear input{nullptr}, output{nullptr};
   torch::nn::LayerNorm output_norm{nullptr};
   torch::Tensor positions;        // parameter [spec.length, width]
   torch::Tensor block_positions;  // parameter [blocks, spec.length, width], or undefined
   torch::nn::ModuleList norms, convs, time_proj;
-  torch::nn::ModuleList attn_norms{nullptr}, attn_time{nullptr}, attn_qkv{nullptr},
-      attn_out{nullptr};  // null without attention
 };
 
 // Pre-norm transformer (DiT style): letter projection plus learned positions, layers of

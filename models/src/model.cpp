@@ -51,9 +51,7 @@ nlohmann::json spec_to_json(const ModelSpec& s) {
             {"heads", s.network.heads},
             {"input", network_input_name(s.network.input)},
             {"likelihood_skip", s.network.likelihood_skip},
-            {"block_positions", s.network.block_positions},
-            {"attention", s.network.attention},
-            {"attention_span", s.network.attention_span}}}};
+            {"block_positions", s.network.block_positions}}}};
 }
 
 ModelSpec spec_from_json(const nlohmann::json& j, const std::string& file) {
@@ -84,8 +82,11 @@ ModelSpec spec_from_json(const nlohmann::json& j, const std::string& file) {
     s.network.likelihood_skip = n.get<bool>("likelihood_skip");
     // Added after the first bundled models: absent means the network has none.
     s.network.block_positions = n.get<bool>("block_positions", false);
-    s.network.attention = n.get<int>("attention", 0);
-    s.network.attention_span = n.get<int>("attention_span", 0);
+    // Written (as 0 unless used) between 2026-12-07 05:00 and the option's removal the same day:
+    // a network that had the layers cannot be rebuilt without them.
+    if (n.get<int>("attention", 0) != 0)
+      n.fail("attention", "is not 0: CNN self-attention layers are no longer supported");
+    (void)n.get<int>("attention_span", 0);
   } catch (const std::invalid_argument& e) {
     throw ModelError(e.what());
   }
@@ -230,9 +231,7 @@ void Model::init_weights_from(const Model& other, const std::string& what) {
       a.network.heads != b.network.heads || a.network.time_features != b.network.time_features ||
       a.network.input != b.network.input ||
       a.network.likelihood_skip != b.network.likelihood_skip ||
-      (b.network.block_positions && !a.network.block_positions) ||
-      b.network.attention > a.network.attention ||
-      (b.network.attention > 0 && b.network.attention_span != a.network.attention_span))
+      (b.network.block_positions && !a.network.block_positions))
     throw ModelError(what + ": its network, K, L or alphabet differ from the model being trained");
   Network& from = const_cast<Impl&>(*other.impl_).inference();
   copy_weights(from, impl_->net, true);

@@ -129,16 +129,6 @@ Network make_network(const ModelSpec& spec) {
     throw ModelError("model: width >= 1, blocks >= 0 and an even time_features >= 2 required");
   if (o.block_positions && o.type != NetworkType::cnn)
     throw ModelError("model: network.block_positions is a CNN option");
-  if (o.attention != 0 && o.type != NetworkType::cnn)
-    throw ModelError("model: network.attention is a CNN option (the transformer is all attention)");
-  if (o.attention < 0 || o.attention > o.blocks)
-    throw ModelError("model: network.attention must be between 0 and network.blocks");
-  if (o.attention_span < 0 || (o.attention_span > 0 && spec.length % o.attention_span != 0))
-    throw ModelError(
-        "model: network.attention_span must be 0 (whole sequence) or divide the length");
-  if (o.type == NetworkType::transformer || o.attention > 0)
-    if (o.heads < 1 || o.width % o.heads != 0)
-      throw ModelError("model: network.heads must be >= 1 and divide network.width");
   switch (o.type) {
     case NetworkType::mlp:
       return std::make_shared<MlpImpl>(spec);
@@ -147,6 +137,8 @@ Network make_network(const ModelSpec& spec) {
         throw ModelError("model: network.kernel must be an odd number >= 1");
       return std::make_shared<CnnImpl>(spec);
     case NetworkType::transformer:
+      if (o.heads < 1 || o.width % o.heads != 0)
+        throw ModelError("model: network.heads must be >= 1 and divide network.width");
       return std::make_shared<TransformerImpl>(spec);
   }
   throw ModelError("model: unknown network type");

@@ -160,8 +160,6 @@ TEST(TrainConfig, Defaults) {
   EXPECT_EQ(c.spec.network.input, models::NetworkInput::log_probs);
   EXPECT_TRUE(c.spec.network.likelihood_skip);
   EXPECT_FALSE(c.spec.network.block_positions);
-  EXPECT_EQ(c.spec.network.attention, 0);
-  EXPECT_EQ(c.spec.network.attention_span, 0);
   EXPECT_EQ(c.train.time_sampling, models::TimeSampling::stratified);
   EXPECT_TRUE(c.train.position_weights.empty());
   EXPECT_TRUE(c.oversample.empty());
@@ -239,8 +237,8 @@ TEST(TrainConfig, WrongTypesAreNamed) {
                       "model.network.likelihood_skip", "wrong type");
   expect_config_error([](json& j) { j["model"]["network"]["block_positions"] = 1; },
                       "model.network.block_positions", "wrong type");
-  expect_config_error([](json& j) { j["model"]["network"]["attention"] = "two"; },
-                      "model.network.attention", "wrong type");
+  expect_config_error([](json& j) { j["model"]["network"]["attention"] = 2; },
+                      "model.network.attention", "not a known setting");
   expect_config_error([](json& j) { j["data"]["oversample"][0]["forward_only"] = "yes"; },
                       "data.oversample[0].forward_only", "wrong type");
   expect_config_error([](json& j) { j["max_minutes"] = json::array({1}); }, "max_minutes",

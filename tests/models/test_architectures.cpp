@@ -420,99 +420,35 @@ TEST(BlockPositions, OnlyTheCnnHasThem) {
 }
 
 // ----------------------------------------------------------------------------------------------
-// CNN attention
+// Checkpoints from the days of CNN attention (network.attention, removed 2026-12-07)
 
-ModelSpec attention_spec(int layers, int span) {
-  auto spec = spec_of(NetworkType::cnn, 16, 4);  // blocks 2, kernel 3: receptive radius 3
-  spec.network.attention = layers;
-  spec.network.attention_span = span;
-  return spec;
-}
-
-// |d logits at position q / d input| summed per input position: which letters position q sees.
-std::vector<float> reach(const Network& net, std::int64_t length, std::int64_t q) {
-  const auto x = random_states(1, length, 4, 41).requires_grad_(true);
-  net->forward(x, torch::tensor({0.5f}))[0][q].sum().backward();
-  const auto g = x.grad()[0].abs().sum(-1);
-  return std::vector<float>(g.data_ptr<float>(), g.data_ptr<float>() + length);
-}
-
-TEST(CnnAttention, ReachesBeyondTheReceptiveFieldWithinItsSpan) {
-  ASSERT_EQ(cnn_receptive_radius(2, 3), 3);
-  const auto reach_of = [](int layers, int span, std::int64_t q) {
-    auto net = make_network(attention_spec(layers, span));
-    randomize(net, 42);
-    return reach(net, 16, q);
-  };
-  // Without attention position 15 sees 12..15 only; with one whole-sequence layer it sees 0.
-  EXPECT_EQ(reach_of(0, 0, 15)[0], 0.0f);
-  EXPECT_EQ(reach_of(0, 0, 15)[11], 0.0f);
-  EXPECT_GT(reach_of(1, 0, 15)[0], 0.0f);
-  // One layer in 8-letter chunks (after block 2, unshifted): 15 sees its chunk 8..15 and the
-  // receptive field around it (5..15), not 0..4; position 7 sees 0 (same chunk).
-  const auto chunked = reach_of(1, 8, 15);
-  for (int p = 0; p < 5; ++p) EXPECT_EQ(chunked[p], 0.0f) << p;
-  EXPECT_GT(chunked[5], 0.0f);
-  EXPECT_GT(reach_of(1, 8, 7)[0], 0.0f);
-  // Two layers: the second attends in chunks shifted by half a span (12..15 with 0..3 after the
-  // roll), so position 15 now sees position 0 too.
-  EXPECT_GT(reach_of(2, 8, 15)[0], 0.0f);
-}
-
-TEST(CnnAttention, StartsAsTheIdentityFromAModelWithoutIt) {
-  Model plain(attention_spec(0, 0), 43);
-  randomize(plain.impl().net, 44);
-  for (const int span : {0, 8}) {
-    Model with(attention_spec(2, span), 45);
-    with.init_weights_from(plain, "plain");
-    EXPECT_EQ(predict(with, 16), predict(plain, 16)) << span;
-  }
-  Model with(attention_spec(2, 8), 46);
-  EXPECT_THROW(plain.init_weights_from(with, "with"), ModelError);
-  // Weights of attention in other chunks do not carry over either.
-  Model other_span(attention_spec(2, 4), 47);
-  EXPECT_THROW(other_span.init_weights_from(with, "with"), ModelError);
-}
-
-TEST(CnnAttention, CheckpointKeepsItAndOlderFilesReadWithout) {
-  Model m(attention_spec(2, 8), 48);
+// The bundled DNA checkpoints of 2026-12-07 carry "attention": 0 and "attention_span": 0; a file
+// whose network had the layers is refused, naming the field, rather than read without them.
+TEST(CnnAttentionFields, ZeroReadsAndLayersAreRefused) {
+  Model m(spec_of(NetworkType::cnn, 16, 4), 48);
   randomize(m.impl().net, 49);
   const std::string file = temp_path("attention.gsflow");
   m.save(file);
-  const Model back = Model::load(file);
-  EXPECT_EQ(back.spec().network.attention, 2);
-  EXPECT_EQ(back.spec().network.attention_span, 8);
-  EXPECT_EQ(predict(back, 16), predict(m, 16));
-  Model old(attention_spec(0, 0), 50);
-  old.save(file);
   CheckpointData data = read_checkpoint(file);
   auto meta = nlohmann::json::parse(data.metadata);
-  ASSERT_EQ(meta["network"].erase("attention"), 1u);
-  ASSERT_EQ(meta["network"].erase("attention_span"), 1u);
+  EXPECT_FALSE(meta["network"].contains("attention")) << data.metadata;
+  meta["network"]["attention"] = 0;
+  meta["network"]["attention_span"] = 0;
   data.metadata = meta.dump(2);
   write_checkpoint(file, data);
-  EXPECT_EQ(Model::load(file).spec().network.attention, 0);
+  EXPECT_EQ(predict(Model::load(file), 16), predict(m, 16));
+  meta["network"]["attention"] = 2;
+  meta["network"]["attention_span"] = 64;
+  data.metadata = meta.dump(2);
+  write_checkpoint(file, data);
+  try {
+    Model::load(file);
+    ADD_FAILURE() << "a checkpoint with attention layers loaded";
+  } catch (const ModelError& e) {
+    EXPECT_NE(std::string(e.what()).find("network.attention"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find(file), std::string::npos) << e.what();
+  }
   fs::remove(file);
-}
-
-TEST(CnnAttention, ImpossibleOptionsAreNamed) {
-  const auto expect_error = [](ModelSpec spec, const std::string& field) {
-    try {
-      make_network(spec);
-      ADD_FAILURE() << "no error for " << field;
-    } catch (const ModelError& e) {
-      EXPECT_NE(std::string(e.what()).find(field), std::string::npos) << e.what();
-    }
-  };
-  expect_error(attention_spec(3, 0), "network.attention");  // more layers than blocks
-  expect_error(attention_spec(-1, 0), "network.attention");
-  expect_error(attention_spec(1, 5), "network.attention_span");  // 5 does not divide 16
-  auto heads = attention_spec(1, 0);
-  heads.network.heads = 3;  // does not divide width 16
-  expect_error(heads, "network.heads");
-  auto transformer = spec_of(NetworkType::transformer, 16, 4);
-  transformer.network.attention = 1;
-  expect_error(transformer, "network.attention");
 }
 
 // ----------------------------------------------------------------------------------------------

@@ -97,18 +97,8 @@ struct NetworkOptions {
   // embedding, not only at the input (zero-initialised, so a model without it can start training
   // from the weights of one that has none). Checkpoints written before it existed read as false.
   bool block_positions = false;
-  // CNN: self-attention layers spread evenly among the convolution blocks (after blocks
-  // blocks/attention, 2 blocks/attention, ...; `heads` heads), each a residual branch whose output
-  // projection starts at zero, so a CNN without them can start training from the weights of one
-  // that has none. Attention matches distant positions by content, which convolutions reach only
-  // through their receptive field (tandem repeats: docs/notes/2026-12-07-promoter-attention.md).
-  // Checkpoints written before it existed read as 0.
-  int attention = 0;
-  // CNN attention: each layer attends within consecutive chunks of this many letters (0 = the
-  // whole sequence), every second layer with the chunks shifted by half a span (the sequence
-  // rolled), so no boundary stays fixed. Full attention over 256 letters costs 50x a convolution
-  // block on one CPU thread; 64-letter chunks about 1.5x (the note above).
-  int attention_span = 0;
+  // (CNN self-attention layers, network.attention, were tried for tandem repeats and removed:
+  // docs/notes/2026-12-07-promoter-strands.md; spec_from_json refuses a checkpoint that has them.)
 };
 
 struct ModelSpec {
