@@ -8,6 +8,7 @@
 
 #include "gsflow/engine/errors.hpp"
 #include "gsflow/engine/fasta.hpp"
+#include "gsflow/evaluation/promoter_structure.hpp"
 
 namespace gsflow::app {
 
@@ -61,21 +62,37 @@ Sequences read_sequences(const std::string& path, const engine::Alphabet& alphab
   return out;
 }
 
+std::string describe(const OversampleRule& r) {
+  if (!r.motif)
+    return "a perfect tandem repeat (period 1-" +
+           std::to_string(evaluation::PromoterStructureOptions{}.repeat_max_period) +
+           ") of at least " + std::to_string(r.tandem_repeat) + " bp";
+  return r.motif->text() + " starting in " + std::to_string(r.from) + ".." + std::to_string(r.to) +
+         (r.forward_only ? " (and not read on the reverse strand there)" : "");
+}
+
 Sequences oversample(const Sequences& sequences, const std::vector<OversampleRule>& rules,
                      std::vector<std::size_t>* matched) {
   if (matched) matched->assign(rules.size(), 0);
   // A box that reads on the reverse strand beginning in from..to is a match of the reverse
   // complement ending there (forward_only skips it).
-  std::vector<engine::DnaMotif> reverse;
-  for (const OversampleRule& r : rules) reverse.push_back(r.motif.reverse_complement());
+  std::vector<std::optional<engine::DnaMotif>> reverse;
+  for (const OversampleRule& r : rules)
+    reverse.push_back(r.motif ? std::optional(r.motif->reverse_complement()) : std::nullopt);
   Sequences out;
   out.reserve(sequences.size());
   for (const auto& s : sequences) {
     std::size_t copies = 1;
     for (std::size_t i = 0; i < rules.size(); ++i) {
       const OversampleRule& r = rules[i];
-      if (!r.motif.starts_between(s, r.from, r.to)) continue;
-      if (r.forward_only && reverse[i].ends_between(s, r.from, r.to)) continue;
+      if (r.motif) {
+        if (!r.motif->starts_between(s, r.from, r.to)) continue;
+        if (r.forward_only && reverse[i]->ends_between(s, r.from, r.to)) continue;
+      } else {
+        const std::vector<bool> mask = evaluation::tandem_repeat_mask(
+            s, evaluation::PromoterStructureOptions{}.repeat_max_period, r.tandem_repeat);
+        if (std::find(mask.begin(), mask.end(), true) == mask.end()) continue;
+      }
       copies = std::max(copies, r.copies);
       if (matched) ++(*matched)[i];
     }

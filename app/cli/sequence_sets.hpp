@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -45,18 +46,26 @@ Sequences positives_of(const LabelledSet& set);
 // description has no such field (e.g. header_field("amp=1 cluster=7", "cluster") is "7").
 std::string header_field(const std::string& description, const std::string& key);
 
-// One data.oversample rule of a training config: DNA sequences in which `motif` (IUPAC) starts
-// between positions `from` and `to` (1-based from the 5' end, or negative from the 3' end, -1 = the
-// last letter; both ends included) are used `copies` times in all. With `forward_only`, a sequence
-// that also reads the motif on the reverse strand beginning there (its reverse complement's last
-// letter in from..to: a palindromic box such as TATATATA) is not repeated.
+// One data.oversample rule of a training config: the DNA sequences it matches are used `copies`
+// times in all. A motif rule matches where `motif` (IUPAC) starts between positions `from` and `to`
+// (1-based from the 5' end, or negative from the 3' end, -1 = the last letter; both ends
+// included); with `forward_only`, a sequence that also reads the motif on the reverse strand
+// beginning there (its reverse complement's last letter in from..to: a palindromic box such as
+// TATATATA) is not repeated. A rule without a motif matches a sequence holding a perfect tandem
+// repeat of period 1-6 at least `tandem_repeat` bases long (evaluation::tandem_repeat_mask, the
+// definition `gsflow eval` counts with).
 struct OversampleRule {
-  engine::DnaMotif motif;
+  std::optional<engine::DnaMotif> motif;
   long from = 0;
   long to = 0;
   std::size_t copies = 1;
   bool forward_only = false;
+  std::size_t tandem_repeat = 0;  // rules without a motif: the shortest repeat region, bp (>= 7)
 };
+
+// What a rule matches, for the training log: "TATAWAWR starting in -45..-15 (and not read on the
+// reverse strand there)" or "a perfect tandem repeat (period 1-6) of at least 16 bp".
+std::string describe(const OversampleRule& rule);
 
 // `sequences` with every sequence that matches a rule repeated right after itself, `copies` times
 // in all (the largest copies among the rules it matches); the others once, order kept. DNA letters

@@ -53,12 +53,8 @@ void run_train(const TrainCli& cli) {
     train_set = oversample(train_set, c.oversample, &matched);
     for (std::size_t i = 0; i < matched.size(); ++i)
       std::cerr << fmt::format(
-          "train {}: data.oversample: {} training sequences with {} starting in {}..{}{} used {} "
-          "times each\n",
-          c.name, matched[i], c.oversample[i].motif.text(), c.oversample[i].from,
-          c.oversample[i].to,
-          c.oversample[i].forward_only ? " (and not read on the reverse strand there)" : "",
-          c.oversample[i].copies);
+          "train {}: data.oversample: {} training sequences with {} used {} times each\n", c.name,
+          matched[i], describe(c.oversample[i]), c.oversample[i].copies);
     std::cerr << fmt::format("train {}: {} training sequences after oversampling\n", c.name,
                              train_set.size());
   }

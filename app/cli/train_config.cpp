@@ -11,6 +11,7 @@
 
 #include "config_section.hpp"
 #include "gsflow/engine/dna_motif.hpp"
+#include "gsflow/evaluation/promoter_structure.hpp"
 
 namespace gsflow::app {
 
@@ -66,38 +67,56 @@ std::vector<float> read_position_weights(const json& ranges, std::size_t length,
 }
 
 // data.oversample: [{"motif": "TATAWAWR", "from": -45, "to": -15, "copies": 4, "forward_only":
-// true}, ...] (forward_only optional, false by default); positions
-// checked as in position_weights against model.length, then applied to each sequence's own
-// letters (where the motif starts).
+// true}, {"tandem_repeat": 16, "copies": 2}, ...] (forward_only optional, false by default); motif
+// positions checked as in position_weights against model.length, then applied to each sequence's
+// own letters (where the motif starts).
 std::vector<OversampleRule> read_oversample(const json& rules, const std::string& alphabet,
                                             std::size_t length, const std::string& file) {
   const std::string key = "data.oversample", where = file + ": " + key;
   if (rules.is_null()) return {};
   if (!rules.is_array() || rules.empty())
-    throw std::invalid_argument(where + " must be a non-empty array of {motif, from, to, copies}");
+    throw std::invalid_argument(where +
+                                " must be a non-empty array of {motif, from, to, copies} or "
+                                "{tandem_repeat, copies}");
   if (alphabet != "dna")
     throw std::invalid_argument(where + " matches DNA motifs and needs data.alphabet dna");
   std::vector<OversampleRule> out;
   for (std::size_t i = 0; i < rules.size(); ++i) {
     const std::string item = key + "[" + std::to_string(i) + "]";
     Section r(rules[i], file, item + ".");
-    const auto motif = r.get<std::string>("motif");
-    const auto from = r.get<std::int64_t>("from");
-    const auto to = r.get<std::int64_t>("to");
+    OversampleRule rule;
     const auto copies = r.get<std::int64_t>("copies");
-    const bool forward_only = r.get<bool>("forward_only", false);
-    r.finish();
-    position_range(from, to, static_cast<std::int64_t>(length), file + ": " + item);
     if (copies < 1 || copies > 1000)
       throw std::invalid_argument(r.where("copies") +
-                                  " must be 1..1000 (the uses of a matching "
-                                  "sequence in all)");
+                                  " must be 1..1000 (the uses of a matching sequence in all)");
+    rule.copies = static_cast<std::size_t>(copies);
+    if (r.has("tandem_repeat")) {
+      const auto bp = r.get<std::int64_t>("tandem_repeat");
+      r.finish();  // a repeat rule has no motif, positions or strand
+      const auto max_period =
+          static_cast<std::int64_t>(evaluation::PromoterStructureOptions{}.repeat_max_period);
+      if (bp <= max_period || bp > static_cast<std::int64_t>(length))
+        throw std::invalid_argument(r.where("tandem_repeat") + " must be " +
+                                    std::to_string(max_period + 1) + ".." +
+                                    std::to_string(length) +
+                                    " (bases of a perfect tandem repeat of period 1-" +
+                                    std::to_string(max_period) + ")");
+      rule.tandem_repeat = static_cast<std::size_t>(bp);
+      out.push_back(rule);
+      continue;
+    }
+    const auto motif = r.get<std::string>("motif");
+    rule.from = r.get<std::int64_t>("from");
+    rule.to = r.get<std::int64_t>("to");
+    rule.forward_only = r.get<bool>("forward_only", false);
+    r.finish();
+    position_range(rule.from, rule.to, static_cast<std::int64_t>(length), file + ": " + item);
     try {
-      out.push_back(
-          {engine::DnaMotif(motif), from, to, static_cast<std::size_t>(copies), forward_only});
+      rule.motif = engine::DnaMotif(motif);
     } catch (const std::invalid_argument& e) {
       throw std::invalid_argument(r.where("motif") + ": " + e.what());
     }
+    out.push_back(rule);
   }
   return out;
 }

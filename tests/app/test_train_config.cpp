@@ -83,11 +83,17 @@ TEST(TrainConfig, CommittedValuesArrive) {
     ASSERT_EQ(c.oversample.size(), d.value("oversample", json::array()).size());
     for (std::size_t i = 0; i < c.oversample.size(); ++i) {
       const json& r = d["oversample"][i];
-      EXPECT_EQ(c.oversample[i].motif.text(),
+      EXPECT_EQ(c.oversample[i].copies, r.at("copies").get<std::size_t>());
+      if (r.contains("tandem_repeat")) {
+        EXPECT_FALSE(c.oversample[i].motif);
+        EXPECT_EQ(c.oversample[i].tandem_repeat, r["tandem_repeat"].get<std::size_t>());
+        continue;
+      }
+      ASSERT_TRUE(c.oversample[i].motif);
+      EXPECT_EQ(c.oversample[i].motif->text(),
                 engine::DnaMotif(r.at("motif").get<std::string>()).text());
       EXPECT_EQ(c.oversample[i].from, r.at("from").get<long>());
       EXPECT_EQ(c.oversample[i].to, r.at("to").get<long>());
-      EXPECT_EQ(c.oversample[i].copies, r.at("copies").get<std::size_t>());
       EXPECT_EQ(c.oversample[i].forward_only, r.value("forward_only", false));
     }
     const json& m = j.at("model");
@@ -343,18 +349,25 @@ TEST(TrainConfig, Oversample) {
   json j = read_json(kConfigs / "dna-promoter.json");
   j["data"]["oversample"] = json::parse(
       R"([{"motif": "tatawawr", "from": -45, "to": -15, "copies": 4},
-          {"motif": "CCAAT", "from": 1, "to": -1, "copies": 2}])");
+          {"motif": "CCAAT", "from": 1, "to": -1, "copies": 2},
+          {"tandem_repeat": 16, "copies": 3}])");
   const std::string file = temp_path("oversample.json");
   std::ofstream(file, std::ios::trunc) << j.dump(2);
   const TrainConfig c = read_train_config(file);
   fs::remove(file);
-  ASSERT_EQ(c.oversample.size(), 2u);
-  EXPECT_EQ(c.oversample[0].motif.text(), "TATAWAWR");
+  ASSERT_EQ(c.oversample.size(), 3u);
+  ASSERT_TRUE(c.oversample[0].motif);
+  EXPECT_EQ(c.oversample[0].motif->text(), "TATAWAWR");
   EXPECT_EQ(c.oversample[0].from, -45);
   EXPECT_EQ(c.oversample[0].to, -15);
   EXPECT_EQ(c.oversample[0].copies, 4u);
   EXPECT_EQ(c.oversample[1].from, 1);
   EXPECT_EQ(c.oversample[1].to, -1);
+  EXPECT_FALSE(c.oversample[2].motif);
+  EXPECT_EQ(c.oversample[2].tandem_repeat, 16u);
+  EXPECT_EQ(c.oversample[2].copies, 3u);
+  EXPECT_EQ(describe(c.oversample[2]), "a perfect tandem repeat (period 1-6) of at least 16 bp");
+  EXPECT_EQ(describe(c.oversample[0]), "TATAWAWR starting in -45..-15");
 
   const auto set = [](const char* rules) {
     return [rules](json& j) { j["data"]["oversample"] = json::parse(rules); };
@@ -376,6 +389,17 @@ TEST(TrainConfig, Oversample) {
   expect_config_error(set(R"([{"motif": 5, "from": -45, "to": -15, "copies": 2}])"),
                       "data.oversample[0].motif", "wrong type");
   expect_config_error(set(R"([])"), "data.oversample", "non-empty array");
+  // A repeat rule: longer than the longest period (6), at most the window; nothing of a motif's.
+  expect_config_error(set(R"([{"tandem_repeat": 6, "copies": 2}])"),
+                      "data.oversample[0].tandem_repeat", "7..256");
+  expect_config_error(set(R"([{"tandem_repeat": 257, "copies": 2}])"),
+                      "data.oversample[0].tandem_repeat", "7..256");
+  expect_config_error(set(R"([{"tandem_repeat": 12, "copies": 0}])"),
+                      "data.oversample[0].copies", "1..1000");
+  expect_config_error(set(R"([{"tandem_repeat": 12, "copies": 2, "from": 1}])"),
+                      "data.oversample[0].from", "not a known setting");
+  expect_config_error(set(R"([{"tandem_repeat": "12", "copies": 2}])"),
+                      "data.oversample[0].tandem_repeat", "wrong type");
   expect_config_error(
       [](json& j) {
         j["data"]["alphabet"] = "protein";
@@ -406,6 +430,36 @@ TEST(Oversample, RepeatsMatchingSequencesInPlace) {
   EXPECT_EQ(out, expected);
   EXPECT_EQ(matched, (std::vector<std::size_t>{1, 1, 2}));
   EXPECT_EQ(oversample(in, {}), in);
+}
+
+// A repeat rule against repeats worked out by hand (period 1-6, perfect, the region's length
+// counted from the first letter of the first copy to the last letter of the last).
+TEST(Oversample, TandemRepeatRuleCountsPerfectRepeatsOfTheLength) {
+  const auto dna = [](const std::string& s) {
+    std::vector<std::uint8_t> out;
+    for (char ch : s) out.push_back(static_cast<std::uint8_t>(std::string("ACGT").find(ch)));
+    return out;
+  };
+  const Sequences in = {
+      dna("GCATCAGAGAGAGAGAGTCG"),  // (AG)x6: 12 bp, period 2
+      dna("GCATCAGAGAGAGAGTCGTC"),  // (AG)x5: 10 bp, too short for 12
+      dna("ACGTTCAACGTTCAACGTTC"),  // period 7 (ACGTTCA x 2 + 6): not counted
+      dna("GTTTTTTTTTTTTTTTTGCA"),  // T x 16: period 1
+      dna("CATGCATTGCATGCATGCAT"),  // TGCA x 3 + T: 13 bp at the end, period 4
+  };
+  std::vector<std::size_t> matched;
+  OversampleRule twelve;
+  twelve.tandem_repeat = 12;
+  twelve.copies = 2;
+  EXPECT_EQ(oversample(in, {twelve}, &matched),
+            (Sequences{in[0], in[0], in[1], in[2], in[3], in[3], in[4], in[4]}));
+  EXPECT_EQ(matched, std::vector<std::size_t>{3});
+  twelve.tandem_repeat = 13;  // (AG)x6 is one letter short now
+  EXPECT_EQ(oversample(in, {twelve}), (Sequences{in[0], in[1], in[2], in[3], in[3], in[4], in[4]}));
+  OversampleRule sixteen = twelve;
+  sixteen.tandem_repeat = 16;
+  EXPECT_EQ(oversample(in, {sixteen}, &matched), (Sequences{in[0], in[1], in[2], in[3], in[3], in[4]}));
+  EXPECT_EQ(matched, std::vector<std::size_t>{1});
 }
 
 // forward_only: a box that also reads on the reverse strand beginning in the range (its reverse
