@@ -22,6 +22,13 @@ using nlohmann::json;
 
 const fs::path kConfigs = fs::path(GSFLOW_SOURCE_DIR) / "configs";
 
+// DNA letters (ACGT order) of a sequence written out.
+std::vector<std::uint8_t> dna(const std::string& s) {
+  std::vector<std::uint8_t> out;
+  for (char ch : s) out.push_back(static_cast<std::uint8_t>(std::string("ACGT").find(ch)));
+  return out;
+}
+
 std::string temp_path(const std::string& name) {
   return (fs::temp_directory_path() /
           ("gsflow_config_test_" + std::to_string(::getpid()) + "_" + name))
@@ -412,11 +419,6 @@ TEST(TrainConfig, Oversample) {
 // oversample() against copies worked out by hand: a sequence matching several rules gets the
 // largest copies, copies follow their original, the rest keep their order.
 TEST(Oversample, RepeatsMatchingSequencesInPlace) {
-  const auto dna = [](const std::string& s) {
-    std::vector<std::uint8_t> out;
-    for (char ch : s) out.push_back(static_cast<std::uint8_t>(std::string("ACGT").find(ch)));
-    return out;
-  };
   const Sequences in = {dna("GGGGTATAAAAGGG"),   // TATAWAWR starts at -10 (1-based 5)
                         dna("TATAAAAGGGGGGG"),   // starts at -14 (1-based 1)
                         dna("CCCCCCCCCCCCCC"),   // no match
@@ -435,11 +437,6 @@ TEST(Oversample, RepeatsMatchingSequencesInPlace) {
 // A repeat rule against repeats worked out by hand (period 1-6, perfect, the region's length
 // counted from the first letter of the first copy to the last letter of the last).
 TEST(Oversample, TandemRepeatRuleCountsPerfectRepeatsOfTheLength) {
-  const auto dna = [](const std::string& s) {
-    std::vector<std::uint8_t> out;
-    for (char ch : s) out.push_back(static_cast<std::uint8_t>(std::string("ACGT").find(ch)));
-    return out;
-  };
   const Sequences in = {
       dna("GCATCAGAGAGAGAGAGTCG"),  // (AG)x6: 12 bp, period 2
       dna("GCATCAGAGAGAGAGTCGTC"),  // (AG)x5: 10 bp, too short for 12
@@ -465,11 +462,6 @@ TEST(Oversample, TandemRepeatRuleCountsPerfectRepeatsOfTheLength) {
 // forward_only: a box that also reads on the reverse strand beginning in the range (its reverse
 // complement's last letter there) is not repeated; one whose reverse reading begins outside is.
 TEST(Oversample, ForwardOnlySkipsBoxesThatReadOnBothStrands) {
-  const auto dna = [](const std::string& s) {
-    std::vector<std::uint8_t> out;
-    for (char ch : s) out.push_back(static_cast<std::uint8_t>(std::string("ACGT").find(ch)));
-    return out;
-  };
   const Sequences in = {
       dna("GGGGTATAAAAGGGGG"),  // TATAAAAG at 1-based 5: the forward strand only
       dna("GGGGTATATATAGGGG"),  // TATATATA at 5, read on the reverse strand beginning at 12
