@@ -18,6 +18,7 @@
 
 #include "eval_options.hpp"
 #include "global_options.hpp"
+#include "gsflow/engine/metrics/kmer.hpp"
 #include "gsflow/engine/sequence_metrics.hpp"
 #include "gsflow/evaluation/best_of_n.hpp"
 #include "gsflow/evaluation/composition_checks.hpp"
@@ -147,6 +148,10 @@ void run_eval_guidance(const EvalGuidanceCli& cli) {
   std::optional<evaluation::ResidueCeiling> ceiling;
   json composition_real = json::object();
   json ceiling_json = nullptr;
+  // Peptides: the objective's real class in the training and reference splits (every sequence
+  // when no header labels it). With a label, designs are also compared with the class itself.
+  engine::SequenceSet train_class, reference_class;
+  bool labelled_class = false;
   const auto checks_json = [&](const engine::SequenceSet& s) {
     return evaluation::to_json(
         evaluation::composition_checks(s, letters, composition_options,
@@ -160,10 +165,12 @@ void run_eval_guidance(const EvalGuidanceCli& cli) {
     composition_real["reference"]["source"] = dataset + "/" + cli.split + ".fasta";
   } else {
     const std::string field = class_field(cli.real_label, cli.objective, training_file);
-    engine::SequenceSet train_class = training, reference_class = reference;
+    train_class = training;
+    reference_class = reference;
     std::string train_source = dataset + "/train.fasta", reference_source =
         dataset + "/" + cli.split + ".fasta";
-    if (!field.empty()) {
+    labelled_class = !field.empty();
+    if (labelled_class) {
       train_class = positives_of(read_labelled(training_file, alphabet, field, 1, spec.length));
       reference_class =
           positives_of(read_labelled(reference_file, alphabet, field, 1, spec.length));
@@ -186,7 +193,7 @@ void run_eval_guidance(const EvalGuidanceCli& cli) {
     composition_real["training_class"]["source"] = train_source;
     composition_real["reference_class"] = checks_json(reference_class);
     composition_real["reference_class"]["source"] = reference_source;
-    if (!field.empty()) {
+    if (labelled_class) {
       composition_real["training"] = checks_json(training);
       composition_real["training"]["source"] = dataset + "/train.fasta";
     }
@@ -241,6 +248,10 @@ void run_eval_guidance(const EvalGuidanceCli& cli) {
     const auto judged = judge_scores(g.sequences);
     const auto m = engine::evaluate_set(g.sequences, reference, training, spec.k, kmax);
     const double js = mean(m.kmer_js);
+    std::vector<double> class_js;
+    if (labelled_class)
+      for (std::size_t k = 1; k <= kmax; ++k)
+        class_js.push_back(engine::kmer_js(g.sequences, reference_class, spec.k, k));
     // Calls of the objective under test (each term is called as often; --also-guide terms are
     // not counted, so best-of-N gets the classifier calls of the guided runs).
     const std::uint64_t calls = g.objective_calls / cli.n / base.guidance.terms.size();
@@ -267,6 +278,10 @@ void run_eval_guidance(const EvalGuidanceCli& cli) {
                 {"time_ratio", unguided_seconds > 0 ? g.seconds / unguided_seconds : 1.0},
                 {"objective_calls_per_sequence", calls},
                 {"composition", checks_json(g.sequences)}};
+    if (!class_js.empty()) {
+      row["kmer_js_class"] = mean(class_js);
+      row["kmer_js_class_by_k"] = class_js;
+    }
     if (judge) {
       row["judge_mean"] = mean(judged);
       row["judge_median"] = quantile(judged, 0.5);
@@ -297,6 +312,10 @@ void run_eval_guidance(const EvalGuidanceCli& cli) {
   if (!dna) out["residue_ceiling"] = ceiling_json;
   const double p90 = judge ? quantile(unguided_judge, 0.9) : 0.0;
   if (judge) out["judge_p90_unguided"] = p90;
+  // What real members of the class score: the training positives, which the judge (fitted on
+  // another split) has not seen.
+  if (judge && labelled_class)
+    out["judge_mean_training_class"] = mean(judge_scores(train_class));
 
   // Best-of-N at the guided runs' objective calls per sequence, from a pool of unguided samples
   // (the gamma = 0 set extended: sequence i is the same whatever the request size).
@@ -357,6 +376,18 @@ void run_eval_guidance(const EvalGuidanceCli& cli) {
                              r["diversity"].get<double>(), r["seconds"].get<double>(),
                              r["time_ratio"].get<double>());
   if (judge) std::cout << fmt::format("judge p90 unguided: {:.4f}\n", p90);
+  if (out.contains("judge_mean_training_class"))
+    std::cout << fmt::format("judge mean of the real class ({}): {:.4f}\n",
+                             ceiling_json["source"].get<std::string>(),
+                             out["judge_mean_training_class"].get<double>());
+  if (labelled_class) {
+    std::cout << "k-mer JS to the real class of the split (" << reference_class.size()
+              << " sequences):";
+    for (const auto& r : results)
+      std::cout << fmt::format(" gamma {:g} {:.4f};", r["gamma"].get<double>(),
+                               r["kmer_js_class"].get<double>());
+    std::cout << "\n";
+  }
 
   // The composition checks per gamma, then the same figures for the real sets.
   const auto share = [](const json& c, const char* key) {

@@ -186,6 +186,10 @@ PY
   grep -q "any > p99" out.txt || fail "no composition table in the text report"
   expect_rc 0 "$G" eval-guidance --model peptide --objective amp --gammas 8 --n 8 --steps 4 \
     --pool 8 --seed 1 --real-label none --json --out amp-all.json
+  # The training AMPs scored by `gsflow score`, the reference for the report's real-class judge mean.
+  awk '/^>/{p=($0 ~ / amp=1 /)} p' "${GSFLOW_DATA:-$GSFLOW_SOURCE_DIR/data}/peptide/train.fasta" \
+    > amp-train.fasta
+  expect_rc 0 "$G" score --judge amp --csv amp-train.fasta --out amp-train.csv
   python3 - <<'PY'
 import json
 r = json.load(open("amp.json"))
@@ -203,9 +207,21 @@ for c in [row["composition"] for row in r["results"]] + list(real.values()):
                 "atypical_fraction"):
         assert 0 <= c[key] <= 1, (key, c)
     assert len(c["residue_above_ceiling_by_letter"]) == 20
+# Designs are also compared with the real class: k-mer JS to the split's AMPs (k = 1..3), and the
+# judge's mean on the training AMPs (the same records scored by `gsflow score`).
+for row in r["results"]:
+    assert len(row["kmer_js_class_by_k"]) == 3 and 0 < row["kmer_js_class"] < 1, row
+    assert row["kmer_js_class_by_k"] != row["kmer_js_by_k"], row
+import csv
+scored = list(csv.DictReader(open("amp-train.csv")))
+column = [c for c in scored[0] if c.startswith("judge")][0]
+reference = sum(float(x[column]) for x in scored) / len(scored)
+assert len(scored) == ceiling["sequences"], (len(scored), ceiling["sequences"])
+assert abs(r["judge_mean_training_class"] - reference) < 1e-5, (r["judge_mean_training_class"], reference)
 a = json.load(open("amp-all.json"))
 assert a["residue_ceiling"]["source"] == "peptide/train.fasta", a["residue_ceiling"]
 assert a["residue_ceiling"]["sequences"] > 10000 and "training" not in a["composition_real"]
+assert "judge_mean_training_class" not in a and all("kmer_js_class" not in row for row in a["results"])
 PY
   # The report plots.
   if command -v gnuplot >/dev/null; then
