@@ -78,6 +78,7 @@ string(JSON aligned GET "${out}" protein_likeness designs n)
 string(JSON identity GET "${out}" protein_likeness designs identity_median)
 string(JSON identity_mean GET "${out}" protein_likeness designs identity_mean)
 string(JSON guard GET "${out}" protein_likeness designs fraction_identity_at_least)
+string(JSON near_copies GET "${out}" protein_likeness designs fraction_near_copies)
 string(JSON score GET "${out}" protein_likeness designs score_median)
 string(JSON shuffled GET "${out}" protein_likeness shuffled score_median)
 string(JSON shuffled_n GET "${out}" protein_likeness shuffled n)
@@ -87,9 +88,10 @@ if(copy_records LESS 10 OR NOT aligned EQUAL copy_records OR NOT shuffled_n EQUA
   message(FATAL_ERROR "aligned ${aligned} designs, ${shuffled_n} shuffles; "
                       "file has ${copy_records}")
 endif()
-if(NOT identity EQUAL 1 OR NOT identity_mean EQUAL 1 OR NOT guard EQUAL 1)
+if(NOT identity EQUAL 1 OR NOT identity_mean EQUAL 1 OR NOT guard EQUAL 1 OR
+   NOT near_copies EQUAL 1)
   message(FATAL_ERROR "training copies: identity median ${identity}, mean ${identity_mean}, "
-                      ">= 0.9 fraction ${guard}; 1 expected for each")
+                      ">= 0.9 fraction ${guard}, near copies ${near_copies}; 1 expected for each")
 endif()
 if(NOT score GREATER 100 OR NOT shuffled LESS 70)
   message(FATAL_ERROR "training copies median score ${score}, shuffled held-out ${shuffled}")

@@ -158,9 +158,35 @@ TEST(ProteinLikeness, IdenticalSequencesHaveIdentityOne) {
     EXPECT_EQ(hits[q].score, self) << q;
     EXPECT_EQ(hits[q].training, q);
     EXPECT_EQ(hits[q].length, static_cast<int>(queries[q].size()));
+    EXPECT_EQ(hits[q].query_length, static_cast<int>(queries[q].size()));
     EXPECT_DOUBLE_EQ(hits[q].identity, 1.0);
   }
   EXPECT_DOUBLE_EQ(summarize_hits(hits).fraction_identity_at_least, 1.0);
+  EXPECT_DOUBLE_EQ(summarize_hits(hits).fraction_near_copies, 1.0);
+}
+
+// The guard's two readings: a copy with two substitutions is a near copy; a short exact piece of a
+// training peptide inside unrelated letters reaches identity 1 but spans too little of the query.
+// The flanks are W, which BLOSUM62 scores negatively against every letter of the training peptide
+// (no F, Y or W in it), so the best local alignment is the piece alone.
+TEST(ProteinLikeness, NearCopiesSpanMostOfTheSequence) {
+  const std::string train = "MKTAILVAGSRPEQHNDCKLAGMEVRTSPAQGHKNDLCIVESTAKMGRPLDQNHVTESK";
+  std::string copy = train;
+  copy[10] = 'A';  // R -> A
+  copy[40] = 'S';  // E -> S
+  const std::string piece = train.substr(12, 8);
+  const std::string flank(20, 'W');
+  const auto hits = nearest_training_hits({copy, flank + piece + flank}, {train});
+  EXPECT_EQ(hits[1].length, 8);
+  EXPECT_EQ(hits[1].query_length, 48);
+  EXPECT_DOUBLE_EQ(hits[1].identity, 1.0);
+  const auto both = summarize_hits(hits);
+  EXPECT_DOUBLE_EQ(both.fraction_identity_at_least, 1.0);
+  EXPECT_DOUBLE_EQ(both.fraction_near_copies, 0.5);
+  EXPECT_DOUBLE_EQ(summarize_hits({hits[1]}).fraction_near_copies, 0.0);
+  EXPECT_DOUBLE_EQ(summarize_hits({hits[0]}).fraction_near_copies, 1.0);
+  // The coverage threshold is the share of the query's letters: 8 of 48 columns pass at 1/6.
+  EXPECT_DOUBLE_EQ(summarize_hits({hits[1]}, 0.9, 8.0 / 48).fraction_near_copies, 1.0);
 }
 
 TEST(ProteinLikeness, TiesGoToTheFirstOfEqualTrainingSequences) {
@@ -218,6 +244,7 @@ TEST(ProteinLikeness, SummaryStatistics) {
   EXPECT_DOUBLE_EQ(s.identity_median, 0.7);
   EXPECT_DOUBLE_EQ(s.identity_mean, 2.55 / 4);
   EXPECT_DOUBLE_EQ(s.fraction_identity_at_least, 0.5);  // 0.95 and 0.9 (>=)
+  EXPECT_DOUBLE_EQ(s.fraction_near_copies, 0.5);  // no lengths given: 0 columns >= 0.8 * 0
   hits.pop_back();
   s = summarize_hits(hits, 0.95);
   EXPECT_DOUBLE_EQ(s.score_median, 20.0);
@@ -242,11 +269,14 @@ TEST(ProteinLikeness, JsonAndTable) {
   EXPECT_EQ(j["reference"]["identity_median"], 0.5);
   EXPECT_EQ(j["shuffled"]["fraction_identity_at_least"], 0.0);
   EXPECT_EQ(j["shuffled"]["identity_threshold"], 0.9);
+  EXPECT_EQ(j["shuffled"]["fraction_near_copies"], 0.0);
+  EXPECT_EQ(j["shuffled"]["coverage_threshold"], 0.8);
   const std::string table = protein_likeness_table("peptide", r);
   EXPECT_NE(table.find("peptide "), std::string::npos);
   EXPECT_NE(table.find("shuffled validation"), std::string::npos);
   EXPECT_NE(table.find("pwm"), std::string::npos);
   EXPECT_NE(table.find("150.0"), std::string::npos);
+  EXPECT_NE(table.find("near copies (80 % long)"), std::string::npos);
 }
 
 TEST(ProteinLikeness, BadInputThrows) {

@@ -148,18 +148,22 @@ std::vector<NearestHit> nearest_training_hits(const std::vector<std::string>& qu
   // One task per query (dynamic: the pool hands the next query to whichever thread is free).
   pool.run(static_cast<int>(queries.size()), [&](int q) {
     if (!nearest_hit(queries[q], training, options, hits[q])) failed = true;
+    hits[q].query_length = static_cast<int>(queries[q].size());
   });
   if (failed) throw std::runtime_error("parasail: a Smith-Waterman alignment failed");
   return hits;
 }
 
-AlignmentSummary summarize_hits(const std::vector<NearestHit>& hits, double identity_threshold) {
+AlignmentSummary summarize_hits(const std::vector<NearestHit>& hits, double identity_threshold,
+                                double coverage_threshold) {
   std::vector<double> scores, identities;
-  std::size_t above = 0;
+  std::size_t above = 0, copies = 0;
   for (const NearestHit& h : hits) {
     scores.push_back(h.score);
     identities.push_back(h.identity);
-    if (h.identity >= identity_threshold) ++above;
+    if (h.identity < identity_threshold) continue;
+    ++above;
+    if (h.length >= coverage_threshold * h.query_length) ++copies;
   }
   AlignmentSummary s;
   s.n = hits.size();
@@ -167,9 +171,14 @@ AlignmentSummary summarize_hits(const std::vector<NearestHit>& hits, double iden
   s.score_mean = mean(scores);
   s.identity_median = median(identities);
   s.identity_mean = mean(identities);
-  s.fraction_identity_at_least = hits.empty() ? std::numeric_limits<double>::quiet_NaN()
-                                              : static_cast<double>(above) / hits.size();
+  const auto share = [&](std::size_t count) {
+    return hits.empty() ? std::numeric_limits<double>::quiet_NaN()
+                        : static_cast<double>(count) / hits.size();
+  };
+  s.fraction_identity_at_least = share(above);
+  s.fraction_near_copies = share(copies);
   s.identity_threshold = identity_threshold;
+  s.coverage_threshold = coverage_threshold;
   return s;
 }
 

@@ -30,7 +30,9 @@ nlohmann::json alignment_summary_json(const AlignmentSummary& s) {
           {"identity_median", number(s.identity_median)},
           {"identity_mean", number(s.identity_mean)},
           {"fraction_identity_at_least", number(s.fraction_identity_at_least)},
-          {"identity_threshold", number(s.identity_threshold)}};
+          {"identity_threshold", number(s.identity_threshold)},
+          {"fraction_near_copies", number(s.fraction_near_copies)},
+          {"coverage_threshold", number(s.coverage_threshold)}};
 }
 
 nlohmann::json protein_likeness_json(const ProteinLikeness& r) {
@@ -62,14 +64,18 @@ std::string protein_likeness_table(const std::string& model, const ProteinLikene
       "among {} training sequences; {:.1f} s\n",
       r.options.gap_open, r.options.gap_extend, r.training_size, r.seconds);
   const std::string identity_header = fmt::format("identity >= {:g}", threshold);
+  const std::string copies_header =
+      fmt::format("near copies ({:g} % long)", 100.0 * r.designs.coverage_threshold);
   const std::string header =
-      fmt::format("{:<{}}  {:>6}  {:>12}  {:>10}  {:>15}  {:>15}", "set", label, "n",
-                  "median score", "mean score", "median identity", identity_header);
+      fmt::format("{:<{}}  {:>6}  {:>12}  {:>10}  {:>15}  {:>15}  {:>{}}", "set", label, "n",
+                  "median score", "mean score", "median identity", identity_header,
+                  copies_header, copies_header.size());
   out += header + '\n' + std::string(header.size(), '-') + '\n';
   for (const auto& [name, s] : rows) {
     out += fmt::format("{:<{}}  {:>6}", name, label, s->n);
     out += cell(s->score_median, 1, 12) + cell(s->score_mean, 1, 10) +
-           cell(s->identity_median, 3, 15) + cell(s->fraction_identity_at_least, 3, 15) + '\n';
+           cell(s->identity_median, 3, 15) + cell(s->fraction_identity_at_least, 3, 15) +
+           cell(s->fraction_near_copies, 3, copies_header.size()) + '\n';
   }
   return out;
 }

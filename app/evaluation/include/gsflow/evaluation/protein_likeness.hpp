@@ -1,7 +1,8 @@
 // Protein-likeness of peptides (issue 39, item 1): each sequence's best Smith-Waterman local
 // alignment (BLOSUM62, affine gaps) against a training set, by Debian's parasail (SIMD striped,
 // one query profile per sequence), summarised beside real held-out and composition-shuffled
-// held-out sequences, and the memorisation guard (identity >= 0.9 to the nearest training peptide).
+// held-out sequences, and the memorisation guard (identity >= 0.9 to the nearest training peptide,
+// and the near copies among them: such an alignment spanning >= 80 % of the sequence).
 #pragma once
 
 #include <cstddef>
@@ -36,6 +37,7 @@ struct NearestHit {
   int matches = 0;           // identical aligned pairs
   int length = 0;            // alignment columns (matches + mismatches + gap columns)
   double identity = 0.0;     // matches / length (0 when length is 0)
+  int query_length = 0;      // letters of the query
 };
 
 // The nearest training hit of every query (same order). Letters are the 20 standard amino acids in
@@ -47,7 +49,9 @@ std::vector<NearestHit> nearest_training_hits(const std::vector<std::string>& qu
                                               const AlignmentOptions& options = {});
 
 // Summary of one set's nearest hits. Medians of an even count average the two middle values; every
-// figure is NaN for an empty set.
+// figure is NaN for an empty set. A near copy is a hit at identity >= the threshold whose alignment
+// has at least coverage_threshold * query_length columns: it tells a copied peptide from a short
+// exact match that any peptide finds by chance among 17,675 (docs/notes/2026-12-07-peptide-markov-scale.md).
 struct AlignmentSummary {
   std::size_t n = 0;
   double score_median = 0.0;
@@ -55,11 +59,13 @@ struct AlignmentSummary {
   double identity_median = 0.0;
   double identity_mean = 0.0;
   double fraction_identity_at_least = 0.0;  // share of hits with identity >= the threshold
+  double fraction_near_copies = 0.0;        // share of hits that are near copies (above)
   double identity_threshold = 0.9;
+  double coverage_threshold = 0.8;
 };
 
 AlignmentSummary summarize_hits(const std::vector<NearestHit>& hits,
-                                double identity_threshold = 0.9);
+                                double identity_threshold = 0.9, double coverage_threshold = 0.8);
 
 // Each sequence's letters in a random order (Fisher-Yates driven by Philox keyed by `seed` and the
 // sequence's index), so composition and length are kept and any order is lost.
@@ -83,14 +89,14 @@ struct ProteinLikeness {
 // {"aligner", "matrix", "gap_open", "gap_extend", "identity", "training_sequences", "split",
 // "shuffle_seed", "seconds", "designs": SUMMARY, "reference": SUMMARY, "shuffled": SUMMARY} with
 // SUMMARY = {"n", "score_median", "score_mean", "identity_median", "identity_mean",
-// "fraction_identity_at_least", "identity_threshold"}; baselines are left to the caller
+// "fraction_identity_at_least", "identity_threshold", "fraction_near_copies", "coverage_threshold"}; baselines are left to the caller
 // (eval puts them under baselines.NAME.protein_likeness). Non-finite numbers are null.
 nlohmann::json protein_likeness_json(const ProteinLikeness& result);
 nlohmann::json alignment_summary_json(const AlignmentSummary& summary);
 
 // A fixed-width table: one row per set (the model headed `model`, the split, "shuffled", then the
-// baselines in name order), columns n, median and mean score, median identity and the >= threshold
-// fraction; a title line names the scoring. Ends with a newline.
+// baselines in name order), columns n, median and mean score, median identity, the >= threshold
+// fraction and the near copies; a title line names the scoring. Ends with a newline.
 std::string protein_likeness_table(const std::string& model, const ProteinLikeness& result);
 
 }  // namespace gsflow::evaluation
