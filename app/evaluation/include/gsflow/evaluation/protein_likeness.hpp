@@ -50,8 +50,8 @@ std::vector<NearestHit> nearest_training_hits(const std::vector<std::string>& qu
 
 // Summary of one set's nearest hits. Medians of an even count average the two middle values; every
 // figure is NaN for an empty set. A near copy is a hit at identity >= the threshold whose alignment
-// has at least coverage_threshold * query_length columns: it tells a copied peptide from a short
-// exact match that any peptide finds by chance among 17,675 (docs/notes/2026-12-07-peptide-markov-scale.md).
+// has at least coverage_threshold * query_length columns: a copied peptide, not a short exact match
+// found by chance nor one copied fragment of several (docs/notes/2026-12-07-peptide-markov-scale.md).
 struct AlignmentSummary {
   std::size_t n = 0;
   double score_median = 0.0;
@@ -89,8 +89,9 @@ struct ProteinLikeness {
 // {"aligner", "matrix", "gap_open", "gap_extend", "identity", "training_sequences", "split",
 // "shuffle_seed", "seconds", "designs": SUMMARY, "reference": SUMMARY, "shuffled": SUMMARY} with
 // SUMMARY = {"n", "score_median", "score_mean", "identity_median", "identity_mean",
-// "fraction_identity_at_least", "identity_threshold", "fraction_near_copies", "coverage_threshold"}; baselines are left to the caller
-// (eval puts them under baselines.NAME.protein_likeness). Non-finite numbers are null.
+// "fraction_identity_at_least", "identity_threshold", "fraction_near_copies",
+// "coverage_threshold"}; baselines are left to the caller (eval puts them under
+// baselines.NAME.protein_likeness). Non-finite numbers are null.
 nlohmann::json protein_likeness_json(const ProteinLikeness& result);
 nlohmann::json alignment_summary_json(const AlignmentSummary& summary);
 
