@@ -51,7 +51,8 @@ std::vector<NearestHit> nearest_training_hits(const std::vector<std::string>& qu
 // Summary of one set's nearest hits. Medians of an even count average the two middle values; every
 // figure is NaN for an empty set. A near copy is a hit at identity >= the threshold whose alignment
 // has at least coverage_threshold * query_length columns: a copied peptide, not a short exact match
-// found by chance nor one copied fragment of several (docs/notes/2026-12-07-peptide-markov-scale.md).
+// found by chance nor one copied fragment of several
+// (docs/notes/2026-12-07-peptide-markov-scale.md).
 struct AlignmentSummary {
   std::size_t n = 0;
   double score_median = 0.0;
