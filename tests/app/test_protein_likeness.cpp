@@ -9,6 +9,7 @@
 #include <random>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <vector>
 
 #include "gsflow/evaluation/protein_likeness.hpp"
@@ -234,9 +235,11 @@ TEST(ProteinLikeness, ShuffleKeepsCompositionAndIsSeeded) {
 
 TEST(ProteinLikeness, SummaryStatistics) {
   std::vector<NearestHit> hits;
-  for (const auto& [score, identity] :
-       {std::pair{10, 0.2}, std::pair{40, 0.95}, std::pair{20, 0.9}, std::pair{30, 0.5}})
-    hits.push_back({.score = score, .identity = identity});
+  // Query length 10; the 0.95 hit spans 9 columns (a near copy), the 0.9 hit only 5 (not one).
+  for (const auto& [score, identity, columns] :
+       {std::tuple{10, 0.2, 10}, std::tuple{40, 0.95, 9}, std::tuple{20, 0.9, 5},
+        std::tuple{30, 0.5, 10}})
+    hits.push_back({.score = score, .length = columns, .identity = identity, .query_length = 10});
   auto s = summarize_hits(hits);
   EXPECT_EQ(s.n, 4u);
   EXPECT_DOUBLE_EQ(s.score_median, 25.0);
@@ -244,7 +247,7 @@ TEST(ProteinLikeness, SummaryStatistics) {
   EXPECT_DOUBLE_EQ(s.identity_median, 0.7);
   EXPECT_DOUBLE_EQ(s.identity_mean, 2.55 / 4);
   EXPECT_DOUBLE_EQ(s.fraction_identity_at_least, 0.5);  // 0.95 and 0.9 (>=)
-  EXPECT_DOUBLE_EQ(s.fraction_near_copies, 0.5);  // no lengths given: 0 columns >= 0.8 * 0
+  EXPECT_DOUBLE_EQ(s.fraction_near_copies, 0.25);
   hits.pop_back();
   s = summarize_hits(hits, 0.95);
   EXPECT_DOUBLE_EQ(s.score_median, 20.0);
